@@ -1,0 +1,57 @@
+"""The analysis entry point shared by `omp-lsp --check` and the language server."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .diagnostics import Finding
+from .directives.nodes import Directive
+from .directives.parser import parse_directive
+from .directives.source import extract
+from .directives.structure import Structure, analyse_structure
+from .options import Options
+from .rules import FileContext, run_rules
+from .syntax import Document
+
+
+@dataclass
+class FileAnalysis:
+    document: Document
+    directives: list[Directive]
+    structure: Structure
+    findings: list[Finding]
+    internal_errors: list[str] = field(default_factory=list)
+
+
+def analyze(document: Document, options: Options | None = None) -> FileAnalysis:
+    """Directives, block structure and diagnostics of one document; never raises on bad input."""
+    options = options or Options()
+    internal: list[str] = []
+    findings: list[Finding] = []
+    directives: list[Directive] = []
+    tree = document.tree if not document.language.is_fortran else None
+    for raw in extract(document.source, document.language, tree):
+        try:
+            directive, problems = parse_directive(raw, document.language, options.openmp_version)
+        except Exception as err:  # a parser bug must not hide the rest of the file
+            internal.append(f"internal error parsing the directive at byte {raw.span[0]}: {type(err).__name__}: {err}")
+            continue
+        directives.append(directive)
+        findings.extend(problems)
+    try:
+        structure = analyse_structure(document, directives)
+    except Exception as err:
+        internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
+        structure = Structure()
+    run = run_rules(FileContext(document, directives, structure, options.openmp_version), options.disabled)
+    findings.extend(run.findings)
+    internal.extend(run.internal_errors)
+    findings = [_override(f, options) for f in findings if f.code not in options.disabled]
+    findings.sort(key=lambda f: (f.span[0], f.code))
+    return FileAnalysis(document, directives, structure, findings, internal)
+
+
+def _override(finding: Finding, options: Options) -> Finding:
+    severity = options.severity.get(finding.code)
+    if severity is not None:
+        finding.severity = severity
+    return finding

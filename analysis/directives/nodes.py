@@ -1,0 +1,133 @@
+"""What the directive parser produces: plain data with exact source spans (UTF-8 bytes)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..syntax import Span
+from .schema import ClauseSpec, DirectiveSpec
+from .source import RawDirective
+
+
+@dataclass
+class Expr:
+    """An expression kept as source text; only its span and text are known here."""
+    text: str
+    span: Span
+
+
+@dataclass
+class Subscript:
+    """One dimension of an array section or element: a[lower:length:stride] / a(lower:upper:stride)."""
+    span: Span
+    lower: Expr | None = None
+    length: Expr | None = None   # C: length; Fortran: upper bound
+    stride: Expr | None = None
+    is_section: bool = False     # a ':' was present
+
+
+@dataclass
+class ListItem:
+    """A list item: a (possibly qualified) name with subscripts and members, or an expression."""
+    text: str
+    span: Span
+    name: str | None = None                 # base variable or procedure name (None: general expression)
+    name_span: Span | None = None
+    subscripts: list[list[Subscript]] = field(default_factory=list)  # one list per [..] or (..)
+    members: list[str] = field(default_factory=list)                  # .x ->y %z, in order
+    common_block: bool = False              # Fortran /name/
+
+    @property
+    def is_plain_name(self) -> bool:
+        return self.name is not None and not self.subscripts and not self.members
+
+
+@dataclass
+class Modifier:
+    name: str
+    span: Span
+    args: Expr | None = None  # the text inside mapper(...), iterator(...), step(...)
+
+
+@dataclass
+class TraitProperty:
+    text: str
+    span: Span
+    name: str | None = None                 # identifier properties (kind(gpu) -> "gpu")
+    args: list["TraitProperty"] = field(default_factory=list)  # nested: simd(simdlen(8)), extension(...)
+    is_string: bool = False
+
+
+@dataclass
+class TraitSelector:
+    name: str
+    span: Span
+    name_span: Span
+    score: Expr | None = None
+    properties: list[TraitProperty] = field(default_factory=list)
+    has_parens: bool = False
+
+
+@dataclass
+class TraitSet:
+    name: str
+    span: Span
+    name_span: Span
+    selectors: list[TraitSelector] = field(default_factory=list)
+
+
+@dataclass
+class ContextSelector:
+    span: Span
+    sets: list[TraitSet] = field(default_factory=list)
+
+
+@dataclass
+class InteropSpec:
+    """One `interop(...)` of append_args: its properties (target, targetsync, prefer_type(...))."""
+    span: Span
+    properties: list[Expr] = field(default_factory=list)
+
+
+@dataclass
+class Clause:
+    name: str
+    span: Span                       # name through closing parenthesis
+    name_span: Span
+    spec: ClauseSpec | None
+    args_span: Span | None = None    # inside the parentheses
+    modifiers: list[Modifier] = field(default_factory=list)
+    items: list[ListItem] = field(default_factory=list)
+    exprs: list[Expr] = field(default_factory=list)  # expression argument(s), steps, chunk sizes
+    keyword: Modifier | None = None  # keyword argument: default(none), device_type(nohost)
+    category: Modifier | None = None  # defaultmap category
+    selector: ContextSelector | None = None
+    interops: list[InteropSpec] = field(default_factory=list)
+
+    @property
+    def expr(self) -> Expr | None:
+        return self.exprs[0] if self.exprs else None
+
+    def modifier(self, name: str) -> Modifier | None:
+        return next((m for m in self.modifiers if m.name == name), None)
+
+
+@dataclass
+class Directive:
+    raw: RawDirective
+    name: str                                # canonical name, e.g. "target teams distribute parallel for"
+    name_span: Span
+    spec: DirectiveSpec | None               # None when the name is unknown
+    clauses: list[Clause] = field(default_factory=list)
+    argument: list[ListItem] | None = None   # "(list)" / "(name)" after the directive name
+    argument_span: Span | None = None
+    end_of: str | None = None                # Fortran "end X": the name X it closes
+
+    @property
+    def span(self) -> Span:
+        return self.raw.span
+
+    def clauses_named(self, *names: str) -> list[Clause]:
+        return [c for c in self.clauses if c.name in names]
+
+    def clause(self, name: str) -> Clause | None:
+        return next((c for c in self.clauses if c.name == name), None)

@@ -1,0 +1,856 @@
+"""The one table-driven directive parser: names, arguments and clauses by shape.
+
+It reads `tables.py` and never hard-codes a directive or clause; each clause shape
+(schema.Shape) has one reader below. Syntax problems become OMP001-OMP005, OMP007
+and OMP009 findings with the narrowest span that shows them.
+"""
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from ..diagnostics import Finding, Fix, Related, Severity
+from ..syntax import Language, Span
+from . import tables
+from .lexer import CLOSE, OPEN, Token, tokenize
+from .nodes import (Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier, Subscript,
+                    TraitProperty, TraitSelector, TraitSet)
+from .schema import ClauseSpec, DirectiveSpec, Since, Version
+from .source import RawDirective
+
+DEFAULT_VERSION: Version = 51
+
+
+def version_text(version: Version) -> str:
+    return f"{version // 10}.{version % 10}"
+
+
+def allowed_in(since: Since, version: Version) -> bool:
+    if isinstance(since, tuple):
+        return since[0] <= version <= since[1]
+    return since <= version
+
+
+def _since_text(since: Since) -> str:
+    if isinstance(since, tuple):
+        return f"OpenMP {version_text(since[0])} to {version_text(since[1])}"
+    return f"OpenMP {version_text(since)}"
+
+
+# ---------------------------------------------------------------- name index
+
+@dataclass
+class NameIndex:
+    """Directive names of one language family, keyed so tokens can be matched greedily.
+    Fortran keys drop the spaces: blanks between directive keywords are optional there."""
+    fortran: bool
+    names: dict[str, DirectiveSpec] = field(default_factory=dict)
+    prefixes: set[str] = field(default_factory=set)
+    own: list[str] = field(default_factory=list)  # canonical names valid in this language
+
+    def key(self, words: list[str]) -> str:
+        return "".join(words) if self.fortran else " ".join(words)
+
+    def add(self, spec: DirectiveSpec) -> None:
+        words = spec.name.split()
+        key = self.key(words)
+        if key in self.names and self._fits(self.names[key]):
+            return
+        self.names[key] = spec
+        for i in range(1, len(words) + 1):
+            self.prefixes.add(self.key(words[:i]))
+        if self._fits(spec):
+            self.own.append(spec.name)
+
+    def _fits(self, spec: DirectiveSpec) -> bool:
+        return spec.lang == "all" or (spec.lang == "fortran") == self.fortran
+
+
+def _end_spec(spec: DirectiveSpec) -> DirectiveSpec:
+    return DirectiveSpec(name="end " + spec.name, kind="subsidiary", association="end", lang="fortran",
+                         since=spec.since, doc=f"Ends the {spec.name} construct.")
+
+
+@lru_cache(maxsize=2)
+def name_index(fortran: bool) -> NameIndex:
+    index = NameIndex(fortran)
+    explicit = tables.DIRECTIVES
+    for spec in explicit.values():
+        if spec.lang != ("c" if fortran else "fortran"):
+            index.add(spec)
+    if fortran:
+        for spec in explicit.values():
+            end_name = "end " + spec.name
+            if spec.lang != "c" and spec.association in ("block", "loop", "statement") and end_name not in explicit:
+                index.add(_end_spec(spec))
+    # The other language's spellings, so that "parallel do" in C gets a helpful message.
+    for spec in explicit.values():
+        if spec.lang == ("c" if fortran else "fortran"):
+            index.add(spec)
+    return index
+
+
+def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -> str | None:
+    found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
+    return found[0] if found else None
+
+
+# ---------------------------------------------------------------- parser
+
+class _Parse:
+    """State for parsing one directive."""
+
+    def __init__(self, raw: RawDirective, language: Language, version: Version) -> None:
+        self.raw = raw
+        self.fortran = language.is_fortran
+        self.language = language
+        self.version = version
+        self.toks: list[Token] = tokenize(raw.body)
+        self.findings: list[Finding] = []
+
+    # -- helpers
+    def span(self, a: int, b: int) -> Span:
+        """Source span of tokens [a, b)."""
+        toks = self.toks
+        if a >= b:
+            at = toks[a].start if a < len(toks) else len(self.raw.body)
+            return self.raw.source_span(at, at)
+        return self.raw.source_span(toks[a].start, toks[b - 1].end)
+
+    def text(self, a: int, b: int) -> str:
+        if a >= b:
+            return ""
+        return self.raw.body[self.toks[a].start:self.toks[b - 1].end].decode("utf-8", "replace")
+
+    def expr(self, a: int, b: int) -> Expr:
+        return Expr(self.text(a, b), self.span(a, b))
+
+    def word(self, tok: Token) -> str:
+        return tok.text.lower() if self.fortran else tok.text
+
+    def report(self, code: str, message: str, span: Span, severity: Severity | None = None,
+               related: list[Related] | None = None, fixes: list[Fix] | None = None, **data: object) -> None:
+        self.findings.append(Finding(code, message, span, severity, related or [], fixes or [], dict(data)))
+
+    def close_of(self, i: int, limit: int) -> int:
+        """Index of the bracket closing toks[i], or -1 when it is not closed before `limit`."""
+        stack = []
+        toks = self.toks
+        for j in range(i, limit):
+            t = toks[j]
+            if t.kind != "punct":
+                continue
+            if t.text in OPEN:
+                stack.append(OPEN[t.text])
+            elif t.text in CLOSE:
+                if not stack or stack[-1] != t.text:
+                    return -1
+                stack.pop()
+                if not stack:
+                    return j
+        return -1
+
+    def split(self, a: int, b: int, sep: str) -> list[tuple[int, int]]:
+        """Split tokens [a, b) on a separator at bracket depth 0 (':' of a ?: is not a separator)."""
+        parts = []
+        depth = 0
+        start = a
+        pending_ternary = 0
+        toks = self.toks
+        for j in range(a, b):
+            t = toks[j]
+            if t.kind != "punct":
+                continue
+            text = t.text
+            if text in OPEN:
+                depth += 1
+            elif text in CLOSE:
+                depth -= 1
+            elif depth == 0:
+                if text == "?":
+                    pending_ternary += 1
+                elif text == sep:
+                    if sep == ":" and pending_ternary:
+                        pending_ternary -= 1
+                        continue
+                    parts.append((start, j))
+                    start = j + 1
+        parts.append((start, b))
+        return parts
+
+    def colon_split(self, a: int, b: int) -> tuple[tuple[int, int] | None, tuple[int, int]]:
+        """(before, after) the first top-level ':'; before is None when there is none."""
+        parts = self.split(a, b, ":")
+        if len(parts) == 1:
+            return None, (a, b)
+        first = parts[0]
+        return first, (first[1] + 1, b)
+
+    # -- directive
+    def run(self) -> Directive:
+        raw = self.raw
+        toks = self.toks
+        index = name_index(self.fortran)
+        if not toks or toks[0].kind != "ident":
+            span = self.span(0, 1) if toks else raw.sentinel
+            self.report("OMP001", "expected an OpenMP directive name after the sentinel", span)
+            return Directive(raw, "", span, None)
+        # Greedy longest match of the name words.
+        key_words: list[str] = []
+        best: tuple[int, DirectiveSpec] | None = None
+        i = 0
+        while i < len(toks) and toks[i].kind == "ident":
+            key_words.append(self.word(toks[i]))
+            key = index.key(key_words)
+            if key in index.names:
+                best = (i + 1, index.names[key])
+            if key not in index.prefixes:
+                break
+            i += 1
+        if best is None:
+            return self._unknown_directive(index)
+        n_name, spec = best
+        name_span = self.span(0, n_name)
+        directive = Directive(raw, spec.name, name_span, spec)
+        if spec.name.startswith("end ") and spec.lang == "fortran" and spec.association == "end":
+            directive.end_of = spec.name[4:]
+        if not index._fits(spec):
+            self._wrong_language(directive)
+            return directive
+        if not allowed_in(spec.since, self.version):
+            self.report("OMP007", f"'{spec.name}' is an {_since_text(spec.since)} directive; "
+                        f"the selected version is {version_text(self.version)}", name_span)
+        i = self._directive_argument(directive, n_name)
+        self._clauses(directive, i)
+        self._unique(directive)
+        return directive
+
+    def _unknown_directive(self, index: NameIndex) -> Directive:
+        toks = self.toks
+        words = [self.word(t) for t in toks[:4] if t.kind == "ident"]
+        n_idents = 0
+        while n_idents < len(toks) and n_idents < 4 and toks[n_idents].kind == "ident":
+            n_idents += 1
+        best_name, best_ratio, best_len = None, 0.0, 1
+        for k in range(1, n_idents + 1):
+            phrase = " ".join(words[:k])
+            for name in index.own:
+                ratio = difflib.SequenceMatcher(None, phrase, name).ratio()
+                if ratio > best_ratio or (ratio == best_ratio and best_name and len(name) < len(best_name)):
+                    best_name, best_ratio, best_len = name, ratio, k
+        span = self.span(0, 1)
+        if best_name and best_ratio >= 0.7:
+            wrong_span = self.span(0, best_len)
+            self.report("OMP001", f"unknown OpenMP directive '{' '.join(words[:best_len])}'; did you mean '{best_name}'?",
+                        wrong_span, fixes=[Fix(f"Change to '{best_name}'", ((wrong_span, best_name),))],
+                        suggestion=best_name)
+            span = wrong_span
+        else:
+            self.report("OMP001", f"unknown OpenMP directive '{words[0]}'", span)
+        return Directive(self.raw, "", span, None)
+
+    def _wrong_language(self, directive: Directive) -> None:
+        spec = directive.spec
+        assert spec is not None
+        if self.fortran:
+            other = spec.name.replace(" for", " do").replace("for ", "do ")
+            if other == "for":
+                other = "do"
+            hint = f"; in Fortran write '{other}'" if other in tables.DIRECTIVES else ""
+            self.report("OMP001", f"'{spec.name}' is a C/C++ directive{hint}", directive.name_span)
+        elif spec.name.startswith("end ") and spec.association == "end":
+            self.report("OMP001", f"'{spec.name}' is a Fortran end directive; in C/C++ a construct ends "
+                        "with its structured block", directive.name_span)
+        else:
+            words = ["for" if w == "do" else w for w in spec.name.split()]
+            other = " ".join(words)
+            hint = f"; in C/C++ write '{other}'" if other in tables.DIRECTIVES else ""
+            self.report("OMP001", f"'{spec.name}' is a Fortran directive{hint}", directive.name_span)
+
+    def _directive_argument(self, directive: Directive, i: int) -> int:
+        spec = directive.spec
+        assert spec is not None
+        toks = self.toks
+        has_paren = i < len(toks) and toks[i].text == "("
+        if spec.argument is None or not has_paren:
+            if spec.argument is not None and spec.argument_required:
+                self.report("OMP004", f"'{spec.name}' needs an argument in parentheses", directive.name_span)
+            return i
+        close = self.close_of(i, len(toks))
+        if close < 0:
+            self.report("OMP004", "missing ')'", self.span(i, i + 1))
+            close = len(toks)
+        directive.argument_span = self.span(i + 1, close) if close > i + 1 else self.span(i, min(close + 1, len(toks)))
+        if spec.argument == "list":
+            directive.argument = self._items(i + 1, close, f"'{spec.name}'")
+        elif spec.argument == "name":
+            parts = self.split(i + 1, close, ":")
+            directive.argument = [self._item(a, b) for a, b in parts]
+            if any(a == b for a, b in parts):
+                self.report("OMP004", f"'{spec.name}' needs a name in its parentheses", self.span(i, close + 1))
+        else:
+            directive.argument = [ListItem(self.text(i + 1, close), self.span(i + 1, close))] if close > i + 1 else []
+        return close + 1
+
+    # -- clauses
+    def _clauses(self, directive: Directive, i: int) -> None:
+        spec = directive.spec
+        assert spec is not None
+        toks = self.toks
+        n = len(toks)
+        takes_nothing = not spec.clauses and spec.argument is None
+        if takes_nothing and i < n:
+            self.report("OMP009", f"'{spec.name}' takes no clauses; the rest of the line is ignored",
+                        self.span(i, n), fixes=[Fix("Remove the extra tokens", ((self._trim_span(i, n), ""),))])
+            return
+        while i < n:
+            tok = toks[i]
+            if tok.kind == "punct" and tok.text == "," and directive.clauses:
+                i += 1
+                continue
+            if tok.kind != "ident":
+                j = i + 1
+                while j < n and toks[j].kind != "ident":
+                    j += 1
+                self.report("OMP004", f"expected a clause name, found '{tok.text}'", self.span(i, j))
+                i = j
+                continue
+            i = self._clause(directive, i)
+
+    def _trim_span(self, a: int, b: int) -> Span:
+        """The span of tokens [a, b) widened to the white space before it."""
+        start = self.toks[a - 1].end if a > 0 else 0
+        return self.raw.source_span(start, self.toks[b - 1].end)
+
+    def _clause(self, directive: Directive, i: int) -> int:
+        spec = directive.spec
+        assert spec is not None
+        toks = self.toks
+        n = len(toks)
+        name = self.word(toks[i])
+        cspec = tables.CLAUSES.get(name)
+        name_span = self.span(i, i + 1)
+        j = i + 1
+        close = -1
+        if j < n and toks[j].text == "(":
+            close = self.close_of(j, n)
+            if close < 0:
+                self.report("OMP004", "missing ')'", self.span(j, j + 1))
+                close = n
+        end = close + 1 if close >= 0 else j
+        clause = Clause(name, self.span(i, min(end, n)), name_span, cspec)
+        if close >= 0:
+            clause.args_span = self.span(j + 1, close)
+        directive.clauses.append(clause)
+        if cspec is None:
+            allowed = [c for c in spec.clauses]
+            guess = _suggest(name, allowed) or _suggest(name, tables.CLAUSES.keys(), 0.75)
+            more = self._directive_word_hint(directive, name)
+            if more:
+                guess = more
+            message = f"unknown clause '{name}'" + (f"; did you mean '{guess}'?" if guess else "")
+            fixes = [Fix(f"Change to '{guess}'", ((name_span, guess),))] if guess else []
+            self.report("OMP002", message, name_span, fixes=fixes, suggestion=guess)
+            return end
+        since = spec.clauses.get(name)
+        if since is None:
+            self.report("OMP003", f"clause '{name}' is not allowed on '{spec.name}'", clause.span)
+        elif not allowed_in(since, self.version):
+            self.report("OMP007", f"clause '{name}' on '{spec.name}' needs {_since_text(since)}; "
+                        f"the selected version is {version_text(self.version)}", name_span)
+        shape = spec.shape_overrides.get(name, cspec.shape)
+        if shape == "none":
+            if close >= 0:
+                self.report("OMP004", f"clause '{name}' takes no argument", self.span(j, end))
+        elif close < 0:
+            if shape != "opt_expr":
+                self.report("OMP004", f"clause '{name}' needs an argument in parentheses", name_span)
+        else:
+            _READERS[shape](self, clause, cspec, j + 1, close, directive)
+        return end
+
+    def _directive_word_hint(self, directive: Directive, word: str) -> str | None:
+        """A misspelt word that would extend the directive name (target teamz -> teams)."""
+        index = name_index(self.fortran)
+        prefix = directive.name
+        options = [name[len(prefix) + 1:].split()[0] for name in index.own
+                   if name.startswith(prefix + " ")]
+        return _suggest(word, options, 0.7)
+
+    def _unique(self, directive: Directive) -> None:
+        spec = directive.spec
+        assert spec is not None
+        seen: dict[tuple[str, str], Clause] = {}
+        for clause in directive.clauses:
+            cspec = clause.spec
+            if cspec is None:
+                continue
+            if cspec.unique_key == "modifier":
+                mod = " ".join(m.name for m in clause.modifiers) or "*"
+                keys = [(clause.name, mod)]
+                conflicts = [k for k in seen if k[0] == clause.name and (k[1] == mod or "*" in (k[1], mod))]
+            elif cspec.unique_key == "category":
+                cat = clause.category.name if clause.category else "*"
+                keys = [(clause.name, cat)]
+                conflicts = [k for k in seen if k[0] == clause.name and (k[1] == cat or "*" in (k[1], cat))]
+            elif cspec.unique or clause.name in spec.unique:
+                keys = [(clause.name, "")]
+                conflicts = [k for k in keys if k in seen]
+            else:
+                continue
+            if conflicts:
+                first = seen[conflicts[0]]
+                what = f"'{clause.name}'" + (f" with '{conflicts[0][1]}'" if conflicts[0][1] not in ("", "*") else "")
+                self.report("OMP005", f"{what} may appear only once on '{spec.name}'", clause.span,
+                            related=[Related(first.span, "first appears here")],
+                            fixes=[Fix(f"Remove the repeated '{clause.name}' clause", ((clause.span, ""),))])
+            for k in keys:
+                seen.setdefault(k, clause)
+
+    # -- shape readers
+    def _modifiers(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        allowed = cspec.modifiers
+        plain = {m for m in allowed if not m.endswith("()") and m != "<expr>"}
+        calls = {m[:-2] for m in allowed if m.endswith("()")}
+        for x, y in self.split(a, b, ","):
+            if x == y:
+                self.report("OMP004", f"empty modifier in '{clause.name}'", self.span(x, y))
+                continue
+            toks = self.toks[x:y]
+            if all(t.kind == "ident" for t in toks):
+                name = " ".join(self.word(t) for t in toks)
+                if name in plain:
+                    clause.modifiers.append(Modifier(name, self.span(x, y)))
+                    self._modifier_version(clause, cspec, name, self.span(x, y))
+                    if cspec.unique_key == "modifier":
+                        self._if_modifier(clause, directive, name, self.span(x, y))
+                    continue
+            if toks[0].kind == "ident" and len(toks) > 1 and toks[1].text == "(" and self.close_of(x + 1, y) == y - 1:
+                name = self.word(toks[0])
+                if name in calls:
+                    clause.modifiers.append(Modifier(name, self.span(x, y), self.expr(x + 2, y - 1)))
+                    self._modifier_version(clause, cspec, name + "()", self.span(x, x + 1))
+                    continue
+            if "<expr>" in allowed:
+                clause.modifiers.append(Modifier("<expr>", self.span(x, y), self.expr(x, y)))
+                continue
+            word = " ".join(self.word(t) for t in toks) if all(t.kind == "ident" for t in toks) else self.text(x, y)
+            names = sorted(plain | calls)
+            if not names:
+                self.report("OMP004", f"clause '{clause.name}' takes no modifiers", self.span(x, y))
+                continue
+            guess = _suggest(word, names)
+            message = f"unknown modifier '{word}' in '{clause.name}'" + (
+                f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(names)}")
+            fixes = [Fix(f"Change to '{guess}'", ((self.span(x, y), guess),))] if guess else []
+            self.report("OMP004", message, self.span(x, y), fixes=fixes, suggestion=guess)
+
+    def _modifier_version(self, clause: Clause, cspec: ClauseSpec, name: str, span: Span) -> None:
+        since = cspec.modifier_since.get(name) or cspec.modifier_since.get(name.rstrip("()"))
+        if since is not None and self.version < since:
+            self.report("OMP007", f"modifier '{name.rstrip('()')}' of '{clause.name}' needs OpenMP "
+                        f"{version_text(since)}; the selected version is {version_text(self.version)}", span)
+
+    def _if_modifier(self, clause: Clause, directive: Directive, name: str, span: Span) -> None:
+        """`if(target: ...)` must name a constituent construct of the directive."""
+        words = directive.name.split()
+        mod = name.split()
+        if not any(words[k:k + len(mod)] == mod for k in range(len(words))):
+            self.report("OMP004", f"directive-name modifier '{name}' does not name a part of '{directive.name}'", span)
+
+    def _keyword(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, what: str = "argument") -> Modifier | None:
+        if a >= b:
+            self.report("OMP004", f"clause '{clause.name}' needs an {what}", self.span(a, b))
+            return None
+        word = self.text(a, b)
+        word_cmp = word.lower() if self.fortran else word
+        options = cspec.keywords if what == "argument" else cspec.categories
+        mod = Modifier(word_cmp, self.span(a, b))
+        if word_cmp not in options:
+            guess = _suggest(word_cmp, options)
+            message = f"'{word}' is not a valid {what} of '{clause.name}'" + (
+                f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(options)}")
+            fixes = [Fix(f"Change to '{guess}'", ((mod.span, guess),))] if guess else []
+            self.report("OMP004", message, mod.span, fixes=fixes, suggestion=guess)
+        return mod
+
+    def _need_args(self, clause: Clause, a: int, b: int, what: str = "an argument") -> bool:
+        if a >= b:
+            self.report("OMP004", f"clause '{clause.name}' needs {what}", clause.span)
+            return False
+        return True
+
+    def read_expr(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is not None:
+            self._modifiers(clause, cspec, before[0], before[1], directive)
+        if self._need_args(clause, x, y, "an expression"):
+            clause.exprs.append(self.expr(x, y))
+
+    def read_exprs(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        if not self._need_args(clause, a, b):
+            return
+        for x, y in self.split(a, b, ","):
+            if x == y:
+                self.report("OMP004", f"empty argument in '{clause.name}'", self.span(x, y))
+            else:
+                clause.exprs.append(self.expr(x, y))
+
+    def read_list(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is not None:
+            if cspec.modifiers:
+                self._modifiers(clause, cspec, before[0], before[1], directive)
+            else:
+                self.report("OMP004", f"clause '{clause.name}' takes no modifiers", self.span(*before))
+        clause.items = self._items(x, y, f"'{clause.name}'", cspec)
+
+    def read_keyword(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is not None:
+            self._modifiers(clause, cspec, before[0], before[1], directive)
+        clause.keyword = self._keyword(clause, cspec, x, y)
+
+    def read_keyword_expr(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is not None:
+            self._modifiers(clause, cspec, before[0], before[1], directive)
+        parts = self.split(x, y, ",")
+        clause.keyword = self._keyword(clause, cspec, *parts[0])
+        for p, q in parts[1:]:
+            if p == q:
+                self.report("OMP004", f"empty argument in '{clause.name}'", self.span(p, q))
+            else:
+                clause.exprs.append(self.expr(p, q))
+
+    def read_defaultmap(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, after = self.colon_split(a, b)
+        if before is None:
+            clause.keyword = self._keyword(clause, cspec, *after)
+        else:
+            clause.keyword = self._keyword(clause, cspec, *before)
+            clause.category = self._keyword(clause, cspec, *after, what="category")
+
+    def read_reduction(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is None:
+            self.report("OMP004", f"clause '{clause.name}' needs a reduction identifier and ':' before its list",
+                        clause.span)
+            clause.items = self._items(x, y, f"'{clause.name}'")
+            return
+        parts = self.split(*before, ",")
+        *mods, ident = parts
+        if mods:
+            self._modifiers(clause, cspec, mods[0][0], mods[-1][1], directive)
+        if ident[0] == ident[1]:
+            self.report("OMP004", f"clause '{clause.name}' needs a reduction identifier", self.span(*ident))
+        else:
+            clause.exprs.append(self.expr(*ident))
+        clause.items = self._items(x, y, f"'{clause.name}'")
+
+    def read_depend(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is None:
+            # depend(source) / doacross(source) need no list.
+            if y - x == 1 and self.word(self.toks[x]) in cspec.modifiers:
+                clause.modifiers.append(Modifier(self.word(self.toks[x]), self.span(x, y)))
+                return
+            self.report("OMP004", f"clause '{clause.name}' needs a dependence type and ':' before its list",
+                        clause.span)
+            return
+        self._modifiers(clause, cspec, before[0], before[1], directive)
+        kinds = {m.name for m in clause.modifiers}
+        if kinds & {"sink"}:
+            self.read_exprs(clause, cspec, x, y, directive)
+        elif x < y or not kinds & {"source", "omp_cur_iteration"}:
+            clause.items = self._items(x, y, f"'{clause.name}'")
+
+    def read_linear(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, after = self.colon_split(a, b)
+        x, y = before if before is not None else after
+        toks = self.toks
+        plain = {m for m in cspec.modifiers if not m.endswith("()")}
+        # Old form: val(list) / ref(list) / uval(list)
+        if (y - x >= 3 and toks[x].kind == "ident" and self.word(toks[x]) in plain and toks[x + 1].text == "("
+                and self.close_of(x + 1, y) == y - 1):
+            clause.modifiers.append(Modifier(self.word(toks[x]), self.span(x, x + 1)))
+            clause.items = self._items(x + 2, y - 1, f"'{clause.name}'")
+        else:
+            clause.items = self._items(x, y, f"'{clause.name}'")
+        if before is None:
+            return
+        p, q = after
+        parts = self.split(p, q, ",")
+        is_mods = all(
+            (s < t and toks[s].kind == "ident" and
+             ((t - s == 1 and self.word(toks[s]) in plain) or
+              (self.word(toks[s]) + "()" in cspec.modifiers and t - s >= 3 and toks[s + 1].text == "(")))
+            for s, t in parts)
+        if is_mods and not (len(parts) == 1 and q - p == 1 and self.word(toks[p]) not in plain):
+            self._modifiers(clause, cspec, p, q, directive)
+        elif self._need_args(clause, p, q, "a step after ':'"):
+            clause.exprs.append(self.expr(p, q))
+
+    def read_aligned(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, after = self.colon_split(a, b)
+        if before is None:
+            clause.items = self._items(*after, f"'{clause.name}'")
+            return
+        clause.items = self._items(*before, f"'{clause.name}'")
+        if self._need_args(clause, *after, "an alignment after ':'"):
+            clause.exprs.append(self.expr(*after))
+
+    def read_opt_expr(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        self.read_expr(clause, cspec, a, b, directive)
+
+    def read_opaque(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        if a < b:
+            clause.exprs.append(self.expr(a, b))
+
+    def read_adjust_args(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is None:
+            self.report("OMP004", f"clause '{clause.name}' needs an adjustment ({', '.join(cspec.modifiers)}) "
+                        "and ':' before its list", clause.span)
+        else:
+            self._modifiers(clause, cspec, before[0], before[1], directive)
+        clause.items = self._items(x, y, f"'{clause.name}'")
+
+    def read_append_args(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        if not self._need_args(clause, a, b):
+            return
+        toks = self.toks
+        for x, y in self.split(a, b, ","):
+            if (y - x >= 3 and self.word(toks[x]) == "interop" and toks[x + 1].text == "("
+                    and self.close_of(x + 1, y) == y - 1):
+                spec = InteropSpec(self.span(x, y))
+                spec.properties = [self.expr(p, q) for p, q in self.split(x + 2, y - 1, ",") if p < q]
+                clause.interops.append(spec)
+            else:
+                self.report("OMP004", f"'{clause.name}' takes a list of interop(...) operations", self.span(x, y))
+
+    def read_uses_allocators(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        if not self._need_args(clause, a, b):
+            return
+        before, (x, y) = self.colon_split(a, b)
+        if before is not None:
+            self._modifiers(clause, cspec, before[0], before[1], directive)
+            clause.items = self._items(x, y, f"'{clause.name}'")
+            return
+        toks = self.toks
+        for p, q in self.split(x, y, ","):
+            if p == q:
+                self.report("OMP004", f"empty allocator in '{clause.name}'", self.span(p, q))
+                continue
+            if toks[p].kind == "ident" and q - p >= 3 and toks[p + 1].text == "(" and self.close_of(p + 1, q) == q - 1:
+                clause.items.append(ListItem(self.text(p, p + 1), self.span(p, p + 1), self.text(p, p + 1),
+                                             self.span(p, p + 1)))
+                clause.modifiers.append(Modifier("traits", self.span(p + 1, q), self.expr(p + 2, q - 1)))
+            else:
+                clause.items.append(self._item(p, q))
+
+    def read_selector(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        clause.selector = self._selector(a, b)
+
+    # -- list items
+    def _items(self, a: int, b: int, where: str, cspec: ClauseSpec | None = None) -> list[ListItem]:
+        if a >= b:
+            self.report("OMP004", f"empty list in {where}", self.span(a, b))
+            return []
+        items = []
+        for x, y in self.split(a, b, ","):
+            if x == y:
+                self.report("OMP004", f"empty list item in {where}", self.span(x, y))
+                continue
+            items.append(self._item(x, y, cspec))
+        return items
+
+    def _item(self, a: int, b: int, cspec: ClauseSpec | None = None) -> ListItem:
+        toks = self.toks
+        item = ListItem(self.text(a, b), self.span(a, b))
+        if a >= b:
+            return item
+        self._adjacent_check(a, b, cspec)
+        j = a
+        if self.fortran and toks[j].text == "/" and b - a == 3 and toks[a + 1].kind == "ident" and toks[b - 1].text == "/":
+            item.name = self.word(toks[a + 1])
+            item.name_span = self.span(a + 1, a + 2)
+            item.common_block = True
+            return item
+        if toks[j].kind != "ident" and not (toks[j].text == "::" and j + 1 < b and toks[j + 1].kind == "ident"):
+            return item
+        name_start = j
+        if toks[j].text == "::":
+            j += 1
+        j += 1
+        while not self.fortran and j + 1 < b and toks[j].text == "::" and toks[j + 1].kind == "ident":
+            j += 2
+        name = self.text(name_start, j)
+        name_span = self.span(name_start, j)
+        subscripts: list[list[Subscript]] = []
+        members: list[str] = []
+        opener = "(" if self.fortran else "["
+        while j < b:
+            t = toks[j]
+            if t.text == opener:
+                close = self.close_of(j, b)
+                if close < 0:
+                    return item
+                subscripts.append(self._subscripts(j + 1, close))
+                j = close + 1
+            elif t.kind == "punct" and t.text in ((".", "->") if not self.fortran else ("%",)) and j + 1 < b \
+                    and toks[j + 1].kind == "ident":
+                members.append(self.word(toks[j + 1]))
+                j += 2
+            else:
+                return item  # a general expression (*p, f(x), a + 1): kept as text
+        item.name = name.lower() if self.fortran else name
+        item.name_span = name_span
+        item.subscripts = subscripts
+        item.members = members
+        return item
+
+    def _adjacent_check(self, a: int, b: int, cspec: ClauseSpec | None) -> None:
+        """Two operands side by side at the top level: a missing ',' (or ':')."""
+        toks = self.toks
+        depth = 0
+        prev_operand = False
+        for j in range(a, b):
+            t = toks[j]
+            operand = t.kind in ("ident", "number", "string")
+            if t.kind == "punct" and t.text in OPEN:
+                depth += 1
+            elif t.kind == "punct" and t.text in CLOSE:
+                depth -= 1
+            if depth == 0 and operand and prev_operand and not self._keyword_pair(j):
+                first = self.word(toks[j - 1])
+                hint = "':'" if cspec is not None and first in cspec.modifiers else "','"
+                self.report("OMP004", f"expected {hint} between '{toks[j - 1].text}' and '{t.text}'",
+                            self.span(j - 1, j + 1))
+                return
+            prev_operand = operand and depth == 0 or (t.kind == "punct" and t.text in CLOSE and depth == 0)
+
+    def _keyword_pair(self, j: int) -> bool:
+        """C/C++ keywords that legitimately precede an operand (sizeof x, struct s)."""
+        return not self.fortran and self.toks[j - 1].text in ("sizeof", "struct", "union", "enum", "const",
+                                                               "unsigned", "signed", "long", "short", "new",
+                                                               "delete", "typename", "alignof")
+
+    def _subscripts(self, a: int, b: int) -> list[Subscript]:
+        dims = self.split(a, b, ",") if self.fortran else [(a, b)]
+        out = []
+        for x, y in dims:
+            parts = self.split(x, y, ":")
+            sub = Subscript(self.span(x, y), is_section=len(parts) > 1)
+            exprs = [self.expr(p, q) if p < q else None for p, q in parts]
+            sub.lower = exprs[0]
+            if len(exprs) > 1:
+                sub.length = exprs[1]
+            if len(exprs) > 2:
+                sub.stride = exprs[2]
+            out.append(sub)
+        return out
+
+    # -- context selectors
+    def _selector(self, a: int, b: int) -> ContextSelector:
+        toks = self.toks
+        selector = ContextSelector(self.span(a, b))
+        if a >= b:
+            self.report("OMP004", "empty context selector", self.span(a, b))
+            return selector
+        for x, y in self.split(a, b, ","):
+            if x == y:
+                self.report("OMP004", "empty trait set in the context selector", self.span(x, y))
+                continue
+            ok = (y - x >= 4 and toks[x].kind == "ident" and toks[x + 1].text == "=" and toks[x + 2].text == "{"
+                  and self.close_of(x + 2, y) == y - 1)
+            if not ok:
+                self.report("OMP004", "expected a trait set such as 'device={kind(gpu)}'", self.span(x, y))
+                continue
+            trait_set = TraitSet(self.word(toks[x]), self.span(x, y), self.span(x, x + 1))
+            for p, q in self.split(x + 3, y - 1, ","):
+                if p == q:
+                    if not (x + 3 == y - 1):
+                        self.report("OMP004", "empty trait selector", self.span(p, q))
+                    continue
+                sel = self._trait_selector(p, q)
+                if sel is not None:
+                    trait_set.selectors.append(sel)
+            selector.sets.append(trait_set)
+        return selector
+
+    def _trait_selector(self, a: int, b: int) -> TraitSelector | None:
+        toks = self.toks
+        if toks[a].kind != "ident":
+            self.report("OMP004", f"expected a trait selector name, found '{toks[a].text}'", self.span(a, b))
+            return None
+        sel = TraitSelector(self.word(toks[a]), self.span(a, b), self.span(a, a + 1))
+        if b - a == 1:
+            return sel
+        if toks[a + 1].text != "(" or self.close_of(a + 1, b) != b - 1:
+            self.report("OMP004", f"expected '(' properties ')' after '{toks[a].text}'", self.span(a + 1, b))
+            return sel
+        sel.has_parens = True
+        x, y = a + 2, b - 1
+        # score(expr): properties
+        if (y - x >= 4 and self.word(toks[x]) == "score" and toks[x + 1].text == "("):
+            close = self.close_of(x + 1, y)
+            if close > 0 and close + 1 < y and toks[close + 1].text == ":":
+                sel.score = self.expr(x + 2, close)
+                x = close + 2
+        if x >= y:
+            self.report("OMP004", f"trait selector '{sel.name}' has empty properties", self.span(a, b))
+            return sel
+        sel.properties = self._properties(x, y)
+        return sel
+
+    def _properties(self, a: int, b: int) -> list[TraitProperty]:
+        toks = self.toks
+        props = []
+        for x, y in self.split(a, b, ","):
+            if x == y:
+                self.report("OMP004", "empty trait property", self.span(x, y))
+                continue
+            prop = TraitProperty(self.text(x, y), self.span(x, y))
+            if y - x == 1 and toks[x].kind == "ident":
+                prop.name = self.word(toks[x])
+            elif y - x == 1 and toks[x].kind == "string":
+                prop.is_string = True
+                prop.name = toks[x].text[1:-1]
+            elif toks[x].kind == "ident" and y - x >= 3 and toks[x + 1].text == "(" and self.close_of(x + 1, y) == y - 1:
+                prop.name = self.word(toks[x])
+                if y - 1 > x + 2:
+                    prop.args = self._properties(x + 2, y - 1)
+            props.append(prop)
+        return props
+
+
+_READERS = {
+    "opt_expr": _Parse.read_opt_expr,
+    "expr": _Parse.read_expr,
+    "exprs": _Parse.read_exprs,
+    "list": _Parse.read_list,
+    "keyword": _Parse.read_keyword,
+    "keyword_expr": _Parse.read_keyword_expr,
+    "defaultmap": _Parse.read_defaultmap,
+    "reduction": _Parse.read_reduction,
+    "depend": _Parse.read_depend,
+    "linear": _Parse.read_linear,
+    "aligned": _Parse.read_aligned,
+    "selector": _Parse.read_selector,
+    "adjust_args": _Parse.read_adjust_args,
+    "append_args": _Parse.read_append_args,
+    "uses_allocators": _Parse.read_uses_allocators,
+    "opaque": _Parse.read_opaque,
+}
+
+
+def parse_directive(raw: RawDirective, language: Language, version: Version = DEFAULT_VERSION
+                    ) -> tuple[Directive, list[Finding]]:
+    """Parse one raw directive; never raises on any input."""
+    state = _Parse(raw, language, version)
+    directive = state.run()
+    for problem in raw.problems:
+        state.findings.append(Finding("OMP004", problem.message, problem.span))
+    return directive, state.findings

@@ -1,0 +1,419 @@
+"""Find OpenMP directives in source text and join their continuation lines.
+
+Each directive becomes a `RawDirective`: the bytes after the sentinel (`#pragma omp`,
+`_Pragma("omp`, `!$omp`, `c$omp`, ...) as one logical line with continuations and
+comments removed, plus the segment map that takes every byte of that logical line back
+to its exact place in the source. Nothing here knows directive names.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from ..syntax import Language, Span
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+Form = Literal["pragma", "_Pragma", "free", "fixed"]
+
+
+@dataclass
+class Problem:
+    """Something wrong with the directive's lines themselves (reported as OMP004)."""
+    span: Span
+    message: str
+
+
+@dataclass
+class RawDirective:
+    form: Form
+    span: Span                # the whole directive in the source, all its lines
+    sentinel: Span            # "#pragma omp" / "!$omp" on the first line
+    body: bytes               # logical text after the sentinel
+    # (logical start, source start) of each contiguous piece of `body`
+    segments: list[tuple[int, int]]
+    problems: list[Problem] = field(default_factory=list)
+    in_macro: bool = False    # inside a #define: no placement or extent
+
+    def source_offset(self, index: int) -> int:
+        """Source byte of logical byte `index` (the end of the body maps after its last byte)."""
+        if index >= len(self.body) and self.body:
+            return self.source_offset(len(self.body) - 1) + 1
+        i = bisect_right(self.segments, (index, 1 << 62)) - 1
+        logical, source = self.segments[max(i, 0)]
+        return source + (index - logical)
+
+    def source_span(self, start: int, end: int) -> Span:
+        """Source span of logical [start, end); an empty range maps to an empty span."""
+        if end <= start:
+            at = self.source_offset(start)
+            return at, at
+        return self.source_offset(start), self.source_offset(end - 1) + 1
+
+
+class _Builder:
+    """Accumulates logical bytes and their segment map."""
+
+    def __init__(self) -> None:
+        self.parts: list[bytes] = []
+        self.segments: list[tuple[int, int]] = []
+        self.length = 0
+
+    def add(self, data: bytes, source_start: int) -> None:
+        if not data:
+            return
+        if not self.segments or self._source_end() != source_start:
+            self.segments.append((self.length, source_start))
+        self.parts.append(data)
+        self.length += len(data)
+
+    def _source_end(self) -> int:
+        logical, source = self.segments[-1]
+        return source + (self.length - logical)
+
+    def build(self) -> tuple[bytes, list[tuple[int, int]]]:
+        return b"".join(self.parts), self.segments or [(0, 0)]
+
+
+# ---------------------------------------------------------------- C and C++
+
+_PRAGMA = re.compile(rb"^[ \t]*(#[ \t]*pragma[ \t]+omp)(?![A-Za-z0-9_$])", re.M)
+_UNDERSCORE_PRAGMA = re.compile(rb'_Pragma[ \t]*\([ \t]*(?:u8|u|U|L)?"[ \t]*omp(?![A-Za-z0-9_$])')
+# A pragma line that needs the careful scanner: continuation, comment or literal.
+_NEEDS_SCAN = re.compile(rb'[\\"\'/]')
+_SKIP_NODES = frozenset({"comment", "string_literal", "raw_string_literal", "char_literal",
+                         "system_lib_string", "string_content"})
+_MACRO_NODES = frozenset({"preproc_def", "preproc_function_def"})
+
+
+def _c_pragma(src: bytes, sentinel: Span) -> RawDirective:
+    body_start = sentinel[1]
+    line_end = src.find(b"\n", body_start)
+    if line_end < 0:
+        line_end = len(src)
+    first = src[body_start:line_end]
+    if not _NEEDS_SCAN.search(first):
+        body = first.rstrip(b"\r")
+        return RawDirective("pragma", (sentinel[0], body_start + len(body)), sentinel, body,
+                            [(0, body_start)])
+    return _scan_c_pragma(src, sentinel)
+
+
+def _scan_c_pragma(src: bytes, sentinel: Span) -> RawDirective:
+    """Byte scanner for pragma lines with backslash continuations, comments or literals."""
+    out = _Builder()
+    problems: list[Problem] = []
+    i = sentinel[1]
+    n = len(src)
+    run_start = i
+    quote = 0
+    end = n
+
+    def flush(upto: int) -> None:
+        out.add(src[run_start:upto], run_start)
+
+    while i < n:
+        c = src[i]
+        if c == 0x5C and src[i + 1:i + 2] in (b"\n", b"\r"):  # backslash-newline: splice
+            flush(i)
+            i += 3 if src[i + 1:i + 3] == b"\r\n" else 2
+            run_start = i
+            if i >= n:
+                problems.append(Problem((i - 2, i), "the pragma's last line ends with '\\' but the file ends"))
+            continue
+        if c == 0x0A or (c == 0x0D and src[i + 1:i + 2] == b"\n"):
+            if quote:
+                problems.append(Problem((run_start, i), "unterminated string or character literal"))
+            end = i
+            break
+        if quote:
+            if c == 0x5C:
+                i += 2
+                continue
+            if c == quote:
+                quote = 0
+            i += 1
+            continue
+        if c in (0x22, 0x27):
+            quote = c
+        elif c == 0x2F and src[i + 1:i + 2] == b"/":   # line comment: to the end of the (spliced) line
+            flush(i)
+            j = i
+            while j < n:
+                if src[j] == 0x0A:
+                    if j > 0 and src[j - 1] == 0x5C or (src[j - 1] == 0x0D and src[j - 2] == 0x5C):
+                        j += 1
+                        continue
+                    break
+                j += 1
+            out.add(b" ", i)
+            i = j
+            run_start = i
+            end = j
+            break
+        elif c == 0x2F and src[i + 1:i + 2] == b"*":   # block comment: may span lines
+            flush(i)
+            close = src.find(b"*/", i + 2)
+            if close < 0:
+                problems.append(Problem((i, i + 2), "unterminated comment in the pragma"))
+                i = n
+                run_start = n
+                end = n
+                break
+            out.add(b" ", i)
+            i = close + 2
+            run_start = i
+            continue
+        i += 1
+    else:
+        end = n
+    flush(min(i, n) if i <= n else n)
+    body, segments = out.build()
+    directive = RawDirective("pragma", sentinel, sentinel, body.rstrip(b" \t\r"), segments, problems)
+    last = directive.source_offset(len(directive.body)) if directive.body else sentinel[1]
+    directive.span = (sentinel[0], max(last, end) if problems else last)
+    return directive
+
+
+def _underscore_pragma(src: bytes, match: re.Match[bytes]) -> RawDirective | None:
+    """`_Pragma("omp ...")`: the string's content, escapes removed, is the directive."""
+    start = match.start()
+    omp_end = match.end()
+    out = _Builder()
+    i = omp_end
+    run_start = i
+    n = len(src)
+    while i < n and src[i] not in (0x22, 0x0A):
+        if src[i] == 0x5C and i + 1 < n:  # \" and \\ stand for the escaped byte
+            out.add(src[run_start:i], run_start)
+            out.add(src[i + 1:i + 2], i + 1)
+            i += 2
+            run_start = i
+            continue
+        i += 1
+    out.add(src[run_start:i], run_start)
+    body, segments = out.build()
+    problems = []
+    if i >= n or src[i] != 0x22:
+        problems.append(Problem((start, i), "unterminated string in _Pragma"))
+        end = i
+    else:
+        close = re.compile(rb"[ \t]*\)").match(src, i + 1)
+        end = close.end() if close else i + 1
+        if close is None:
+            problems.append(Problem((start, i + 1), "_Pragma is missing its closing ')'"))
+    return RawDirective("_Pragma", (start, end), (start, omp_end), body.rstrip(b" \t"), segments, problems)
+
+
+def _c_context(tree: "tree_sitter.Tree | None", offset: int) -> str:
+    """'skip' inside comments and literals, 'macro' inside a #define, else 'code'."""
+    if tree is None:
+        return "code"
+    node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    while node is not None:
+        if node.type in _SKIP_NODES and node.start_byte < offset:
+            return "skip"
+        if node.type == "comment":
+            return "skip"
+        if node.type in _MACRO_NODES:
+            return "macro"
+        node = node.parent
+    return "code"
+
+
+def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]:
+    found: list[RawDirective] = []
+    for m in _PRAGMA.finditer(src):
+        context = _c_context(tree, m.start(1))
+        if context == "skip":
+            continue
+        directive = _c_pragma(src, m.span(1))
+        directive.in_macro = context == "macro"
+        found.append(directive)
+    if b"_Pragma" in src:
+        for m in _UNDERSCORE_PRAGMA.finditer(src):
+            context = _c_context(tree, m.start())
+            if context == "skip" and not _inside_macro(tree, m.start()):
+                continue
+            directive = _underscore_pragma(src, m)
+            if directive is not None:
+                directive.in_macro = context != "code"
+                found.append(directive)
+        found.sort(key=lambda d: d.span[0])
+    return found
+
+
+def _inside_macro(tree: "tree_sitter.Tree | None", offset: int) -> bool:
+    if tree is None:
+        return False
+    node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    while node is not None:
+        if node.type in _MACRO_NODES:
+            return True
+        node = node.parent
+    return False
+
+
+# ---------------------------------------------------------------- Fortran
+
+_FREE_SENTINEL = re.compile(rb"^[ \t]*(!\$omp)(?=[ \t&\r\n]|$)", re.M | re.I)
+_FREE_ANY_LINE = re.compile(rb"[ \t]*(!\$omp)(?=[ \t&\r\n]|$)", re.I)
+_BLANK_OR_COMMENT = re.compile(rb"[ \t]*(?:!(?!\$).*)?\r?")
+_FIXED_SENTINEL = re.compile(rb"^[!cC*]\$[oO][mM][pP]", re.M)
+FIXED_LINE_LENGTH = 72
+
+
+def _split_comment(line: bytes) -> int:
+    """Length of a Fortran directive line's content before a '!' comment (quotes respected)."""
+    quote = 0
+    for i, c in enumerate(line):
+        if quote:
+            if c == quote:
+                quote = 0
+        elif c in (0x22, 0x27):
+            quote = c
+        elif c == 0x21:
+            return i
+    return len(line)
+
+
+def _lines(src: bytes) -> list[tuple[int, int]]:
+    """(start, end-without-terminator) of every line."""
+    spans = []
+    start = 0
+    n = len(src)
+    while start <= n:
+        end = src.find(b"\n", start)
+        if end < 0:
+            end = n
+        content_end = end - 1 if end > start and src[end - 1] == 0x0D else end
+        spans.append((start, content_end))
+        if end >= n:
+            break
+        start = end + 1
+    return spans
+
+
+def extract_free(src: bytes) -> list[RawDirective]:
+    found: list[RawDirective] = []
+    consumed_until = -1
+    for m in _FREE_SENTINEL.finditer(src):
+        if m.start() < consumed_until:
+            continue  # a continuation line of the previous directive
+        directive, consumed_until = _free_directive(src, m.span(1))
+        found.append(directive)
+    return found
+
+
+def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
+    out = _Builder()
+    problems: list[Problem] = []
+    n = len(src)
+    pos = sentinel[1]
+    last_content = sentinel[1]
+    join_tight = False
+    while True:
+        line_end = src.find(b"\n", pos)
+        if line_end < 0:
+            line_end = n
+        line = src[pos:line_end].rstrip(b"\r")
+        content = line[:_split_comment(line)].rstrip(b" \t")
+        continued = content.endswith(b"&")
+        if continued:
+            content = content[:-1]
+        if content:
+            if join_tight:
+                out.add(content, pos)
+            else:
+                if out.length:
+                    out.add(b" ", pos - 1)
+                out.add(content, pos)
+            last_content = pos + len(content)
+        if not continued:
+            end = last_content
+            next_start = line_end
+            break
+        amp = pos + len(content)
+        last_content = amp + 1
+        # Find the continuation line, skipping blank and comment lines.
+        nxt = line_end + 1
+        cont = None
+        while nxt < n:
+            m = _FREE_ANY_LINE.match(src, nxt)
+            if m:
+                cont = m
+                break
+            e = src.find(b"\n", nxt)
+            e = n if e < 0 else e
+            if not _BLANK_OR_COMMENT.fullmatch(src[nxt:e]):
+                break
+            nxt = e + 1
+        if cont is None:
+            problems.append(Problem((amp, amp + 1), "the directive continues with '&' but the next line is not an !$omp line"))
+            end = amp + 1
+            next_start = line_end
+            break
+        pos = cont.end(1)
+        lead = re.match(rb"[ \t]*&", src[pos:pos + 80])
+        if lead:
+            pos += lead.end()
+            join_tight = True
+        else:
+            join_tight = False
+    body, segments = out.build()
+    return RawDirective("free", (sentinel[0], end), sentinel, body, segments, problems), next_start
+
+
+def extract_fixed(src: bytes) -> list[RawDirective]:
+    found: list[RawDirective] = []
+    current: tuple[_Builder, Span, int, list[Problem]] | None = None
+
+    def finish() -> None:
+        if current is not None:
+            out, sentinel, end, problems = current
+            body, segments = out.build()
+            found.append(RawDirective("fixed", (sentinel[0], end), sentinel, body, segments, problems))
+
+    for start, end in _lines(src):
+        line = src[start:end]
+        if not _FIXED_SENTINEL.match(line):
+            if current is not None and (not line.strip() or line[:1] in b"cC*!"):
+                continue  # blank and comment lines may stand between continuation lines
+            finish()
+            current = None
+            continue
+        col6 = line[5:6]
+        text = line[6:FIXED_LINE_LENGTH]
+        content_len = _split_comment(text)
+        content = text[:content_len].rstrip(b" \t")
+        content_start = start + 6
+        if col6 in (b"", b" ", b"0", b"\t"):
+            finish()
+            out = _Builder()
+            out.add(content, content_start)
+            current = (out, (start, start + 5), content_start + len(content), [])
+        elif current is None:
+            out = _Builder()
+            out.add(content, content_start)
+            current = (out, (start, start + 5), content_start + len(content),
+                       [Problem((start, start + 6), "continuation line with no directive line before it")])
+        else:
+            out, sentinel, _, problems = current
+            if out.length:
+                out.add(b" ", content_start - 1)
+            out.add(content, content_start)
+            current = (out, sentinel, content_start + len(content), problems)
+    finish()
+    return found
+
+
+def extract(src: bytes, language: Language, tree: "tree_sitter.Tree | None" = None) -> list[RawDirective]:
+    """Every OpenMP directive of a source, in source order."""
+    if language is Language.FORTRAN:
+        return extract_free(src) if b"$" in src else []
+    if language is Language.FORTRAN_FIXED:
+        return extract_fixed(src) if b"$" in src else []
+    return extract_c(src, tree) if b"omp" in src else []

@@ -1,0 +1,221 @@
+"""Block structure of directives: each construct's extent and begin/end pairing.
+
+C/C++: a construct's extent is the statement after its pragma (through nested pragmas);
+begin/end pairs (`begin declare target` ... `end declare target`) are matched with a stack.
+Fortran: a block construct extends to its `end` directive; loop constructs cover the
+following DO loop and may have an optional `end` directive.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..diagnostics import Finding, Fix, Related
+from ..syntax import Document, Span
+from .nodes import Directive
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+
+@dataclass
+class Structure:
+    extents: dict[int, Span] = field(default_factory=dict)   # directive index -> extent
+    pairs: dict[int, int] = field(default_factory=dict)      # begin index -> end index
+    findings: list[Finding] = field(default_factory=list)
+
+
+def is_delimited_declare_target(d: Directive) -> bool:
+    """The clause-less `declare target` that opens a region in C/C++ (5.0/5.1 form)."""
+    return d.name == "declare target" and not d.clauses and d.argument is None
+
+
+def _closing_name(d: Directive, fortran: bool) -> str | None:
+    if d.spec is None:
+        return None
+    if d.spec.association == "begin":
+        return d.spec.end
+    if not fortran and is_delimited_declare_target(d):
+        return "end declare target"
+    return None
+
+
+_WS_OR_COMMENT = re.compile(rb"(?:\s+|//[^\n]*|/\*.*?\*/)*", re.S)
+_STOP_AT_PARENT = frozenset({"translation_unit", "compound_statement", "declaration_list",
+                             "field_declaration_list", "preproc_if", "preproc_ifdef", "preproc_else",
+                             "preproc_elif", "linkage_specification"})
+
+
+def _c_extents(doc: Document, directives: list[Directive], out: Structure) -> None:
+    tree = doc.tree
+    if tree is None:
+        return
+    src = doc.source
+    starts = {d.raw.span[0]: i for i, d in enumerate(directives)}
+    for i in range(len(directives) - 1, -1, -1):
+        d = directives[i]
+        spec = d.spec
+        if spec is None or d.raw.in_macro or spec.association not in ("block", "loop", "statement", "declaration"):
+            continue
+        p = _WS_OR_COMMENT.match(src, d.raw.span[1]).end()
+        if p >= len(src):
+            continue
+        nested = starts.get(_line_start(src, p))
+        if nested is not None and nested != i:
+            inner = out.extents.get(nested)
+            out.extents[i] = (p, inner[1] if inner else directives[nested].raw.span[1])
+            continue
+        if src[p:p + 1] == b"#":
+            continue  # another preprocessor line: the statement is not known here
+        node = tree.root_node.named_descendant_for_byte_range(p, p + 1)
+        if node is None:
+            continue
+        while (node.parent is not None and node.parent.start_byte == p
+               and node.parent.type not in _STOP_AT_PARENT):
+            node = node.parent
+        out.extents[i] = (p, node.end_byte)
+
+
+def _line_start(src: bytes, p: int) -> int:
+    return src.rfind(b"\n", 0, p) + 1 if src[p:p + 1] == b"#" else p
+
+
+def _in_alternative_branch(tree: "tree_sitter.Tree | None", offset: int) -> bool:
+    """Inside `#else` / `#elif`: the first branch decides pairing, alternatives are skipped."""
+    if tree is None:
+        return False
+    node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    while node is not None:
+        if node.type in ("preproc_else", "preproc_elif", "preproc_elifdef"):
+            return True
+        node = node.parent
+    return False
+
+
+def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None:
+    stack: list[tuple[int, str]] = []
+    tree = doc.tree if any(d.spec and d.spec.association in ("begin", "end") for d in directives) else None
+    for i, d in enumerate(directives):
+        if d.spec is None or d.raw.in_macro:
+            continue
+        closing = _closing_name(d, False)
+        is_end = d.spec.association == "end"
+        if (closing or is_end) and _in_alternative_branch(tree, d.raw.span[0]):
+            continue
+        if closing:
+            stack.append((i, closing))
+        elif is_end:
+            _close(directives, stack, i, d.name, out)
+    for i, closing in stack:
+        _unclosed(directives[i], closing, out)
+
+
+def _close(directives: list[Directive], stack: list[tuple[int, str]], i: int, name: str, out: Structure,
+           optional: frozenset[int] = frozenset()) -> None:
+    d = directives[i]
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth][1] == name:
+            for j, closing in stack[depth + 1:]:
+                if j not in optional:
+                    _unclosed(directives[j], closing, out)
+            out.pairs[stack[depth][0]] = i
+            del stack[depth:]
+            return
+    opener = name[4:] if name.startswith("end ") else name
+    out.findings.append(Finding(
+        "OMP006", f"'{d.name}' has no matching '{_opener_text(opener, directives, i)}' before it", d.name_span,
+        fixes=[Fix(f"Remove '{d.name}'", ((d.raw.span, ""),))]))
+
+
+def _opener_text(opener: str, directives: list[Directive], i: int) -> str:
+    return "begin " + opener if not directives[i].raw.form in ("free", "fixed") else opener
+
+
+def _unclosed(d: Directive, closing: str, out: Structure) -> None:
+    prefix = "#pragma omp " if d.raw.form in ("pragma", "_Pragma") else "!$omp "
+    out.findings.append(Finding("OMP006", f"'{d.name}' is never closed: '{prefix}{closing}' is missing",
+                                d.name_span, data={"missing": closing}))
+
+
+# ---------------------------------------------------------------- Fortran
+
+_BLOCK_STATEMENT = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*[ \t]*:[ \t]*)?block[ \t]*(?:!.*)?\r?$", re.I)
+_CODE_LINE = re.compile(rb"[ \t]*([^ \t\r\n!])")
+
+
+def _next_code_line(src: bytes, p: int, fixed: bool) -> bytes:
+    n = len(src)
+    while p < n:
+        e = src.find(b"\n", p)
+        e = n if e < 0 else e
+        line = src[p:e]
+        if fixed:
+            is_code = line[:1] not in (b"c", b"C", b"*", b"!") and line.strip()
+            line = line[6:] if is_code else line
+        else:
+            m = _CODE_LINE.match(line)
+            is_code = m is not None
+        if is_code:
+            return line
+        p = e + 1
+    return b""
+
+
+def _fortran_structure(doc: Document, directives: list[Directive], out: Structure) -> None:
+    src = doc.source
+    fixed = doc.language.value == "fortran-fixed"
+    stack: list[tuple[int, str]] = []
+    optional: set[int] = set()
+    for i, d in enumerate(directives):
+        spec = d.spec
+        if spec is None:
+            continue
+        assoc = spec.association
+        if d.end_of is not None or assoc == "end":
+            target = d.end_of or (spec.name[4:] if spec.name.startswith("end ") else spec.name)
+            _close(directives, stack, i, "end " + target, out, frozenset(optional))
+            if i in out.pairs.values():
+                begin = next(b for b, e in out.pairs.items() if e == i)
+                out.extents[begin] = (directives[begin].raw.span[1], d.raw.span[0])
+            continue
+        if assoc in ("block", "loop", "statement"):
+            stack.append((i, "end " + spec.name))
+            strictly_structured = assoc == "block" and _BLOCK_STATEMENT.match(_next_code_line(src, d.raw.span[1], fixed))
+            if assoc != "block" or strictly_structured:
+                optional.add(i)
+    for i, closing in stack:
+        if i not in optional:
+            _unclosed(directives[i], closing, out)
+    tree = doc.tree if not fixed else None
+    if tree is not None:
+        _fortran_loop_extents(tree, directives, out)
+
+
+def _fortran_loop_extents(tree: "tree_sitter.Tree", directives: list[Directive], out: Structure) -> None:
+    for i, d in enumerate(directives):
+        if d.spec is None or d.spec.association != "loop" or i in out.extents:
+            continue
+        node = tree.root_node.descendant_for_byte_range(d.raw.span[1] - 1, d.raw.span[1])
+        while node is not None and node.type != "comment":
+            node = node.parent
+        if node is None:
+            continue
+        nxt = node.next_named_sibling
+        while nxt is not None and nxt.type == "comment":
+            nxt = nxt.next_named_sibling
+        if nxt is not None and nxt.type in ("do_loop", "do_label_statement", "do_concurrent"):
+            out.extents[i] = (nxt.start_byte, nxt.end_byte)
+
+
+def analyse_structure(doc: Document, directives: list[Directive]) -> Structure:
+    out = Structure()
+    if doc.language.is_fortran:
+        _fortran_structure(doc, directives, out)
+    else:
+        _c_extents(doc, directives, out)
+        _c_pairs(doc, directives, out)
+    return out
+
+
+__all__ = ["Structure", "analyse_structure", "is_delimited_declare_target", "Related"]

@@ -1,0 +1,81 @@
+"""Directive-level syntax rules that need more than one directive or the tree:
+pairing (OMP006), version spellings (OMP007) and placement (OMP008).
+
+OMP001-OMP005 and OMP009 come from the parser itself, as it reads each directive.
+"""
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..diagnostics import Finding, Fix, Severity
+from ..directives.structure import is_delimited_declare_target
+from ..syntax import Language
+from . import FileContext, rule
+
+# Spellings deprecated from a version on: (directive, clause) -> (version, replacement).
+DEPRECATED_CLAUSES: dict[tuple[str, str], tuple[int, str]] = {
+    ("declare target", "to"): (52, "enter"),
+}
+
+_FUNCTION_BODY = frozenset({"compound_statement", "function_definition", "lambda_expression"})
+_DELIMITED = frozenset({"begin declare target", "end declare target", "begin declare variant",
+                        "end declare variant", "declare variant"})
+
+
+@rule("OMP006")
+def unpaired_begin_end(ctx: FileContext) -> Iterator[Finding]:
+    yield from ctx.structure.findings
+
+
+@rule("OMP007")
+def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
+    for d in ctx.directives:
+        for clause in d.clauses:
+            entry = DEPRECATED_CLAUSES.get((d.name, clause.name))
+            if entry is not None and ctx.version >= entry[0]:
+                version, new = entry
+                yield Finding("OMP007", f"the '{clause.name}' clause of '{d.name}' is deprecated since OpenMP "
+                              f"{version // 10}.{version % 10}; use '{new}'", clause.name_span, Severity.WARNING,
+                              fixes=[Fix(f"Rename to '{new}'", ((clause.name_span, new),))])
+        if (ctx.version >= 52 and not ctx.document.language.is_fortran and not d.raw.in_macro
+                and is_delimited_declare_target(d)):
+            yield Finding("OMP007", "the clause-less delimited 'declare target' is deprecated since OpenMP 5.2; "
+                          "use 'begin declare target'", d.name_span, Severity.WARNING,
+                          fixes=[Fix("Change to 'begin declare target'", ((d.name_span, "begin declare target"),))])
+
+
+@rule("OMP008")
+def directive_placement(ctx: FileContext) -> Iterator[Finding]:
+    doc = ctx.document
+    if doc.language not in (Language.C, Language.CPP) or not ctx.directives:
+        return
+    tree = doc.tree
+    if tree is None:
+        return
+    for d in ctx.directives:
+        spec = d.spec
+        if spec is None or d.raw.in_macro:
+            continue
+        delimited = d.name in _DELIMITED or is_delimited_declare_target(d)
+        executable = spec.kind == "executable"
+        if not delimited and not executable:
+            continue
+        scope = _scope(tree, d.raw.span[0])
+        if scope == "function" and delimited:
+            yield Finding("OMP008", f"'{d.name}' must be at file or namespace scope, not inside a function body",
+                          d.name_span)
+        elif scope == "file" and executable:
+            yield Finding("OMP008", f"'{d.name}' is an executable directive and must be inside a function body",
+                          d.name_span)
+
+
+def _scope(tree, offset: int) -> str:
+    """'function', 'file', or 'unknown' when the tree around the directive is broken."""
+    node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    while node is not None:
+        if node.type == "ERROR" or node.is_missing:
+            return "unknown"
+        if node.type in _FUNCTION_BODY:
+            return "function"
+        node = node.parent
+    return "file"

@@ -1,0 +1,256 @@
+"""Source languages, documents and the one place where positions are converted.
+
+Internally every range is a pair of UTF-8 byte offsets into the document's source,
+because that is what tree-sitter works in. LSP speaks (line, character) where the
+character unit is negotiated (UTF-16 by default); the CLI prints code points.
+`LineIndex` converts between all of them, and nothing else in the project does.
+"""
+from __future__ import annotations
+
+import enum
+import re
+from bisect import bisect_right
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Literal
+
+if TYPE_CHECKING:  # tree-sitter is imported lazily: fixed-form Fortran never needs it
+    import tree_sitter
+
+Encoding = Literal["utf-8", "utf-16", "utf-32"]
+Span = tuple[int, int]  # [start, end) in UTF-8 bytes
+
+
+class Language(enum.Enum):
+    C = "c"
+    CPP = "cpp"
+    FORTRAN = "fortran"              # free form
+    FORTRAN_FIXED = "fortran-fixed"  # fixed form: line scanner, no tree
+
+    @property
+    def is_fortran(self) -> bool:
+        return self in (Language.FORTRAN, Language.FORTRAN_FIXED)
+
+    @property
+    def comment_prefix(self) -> str:
+        return "!" if self.is_fortran else "//"
+
+
+# Case matters for ".C" (C++) and ".F"/".F90" (preprocessed Fortran, same form as lower case).
+_EXTENSIONS: dict[str, Language] = {
+    ".c": Language.C, ".h": Language.C,
+    ".C": Language.CPP, ".cpp": Language.CPP, ".cc": Language.CPP, ".cxx": Language.CPP,
+    ".c++": Language.CPP, ".hpp": Language.CPP, ".hh": Language.CPP, ".hxx": Language.CPP,
+    ".h++": Language.CPP,
+}
+for _ext in ("f90", "f95", "f03", "f08", "f18"):
+    _EXTENSIONS["." + _ext] = _EXTENSIONS["." + _ext.upper()] = Language.FORTRAN
+for _ext in ("f", "for", "ftn", "f77"):
+    _EXTENSIONS["." + _ext] = _EXTENSIONS["." + _ext.upper()] = Language.FORTRAN_FIXED
+
+_LANGUAGE_IDS: dict[str, Language] = {
+    "c": Language.C,
+    "cpp": Language.CPP, "c++": Language.CPP, "cuda-cpp": Language.CPP, "objective-cpp": Language.CPP,
+    "fortranfreeform": Language.FORTRAN, "fortran90": Language.FORTRAN, "fortran_free": Language.FORTRAN,
+    "fortranfixedform": Language.FORTRAN_FIXED, "fortran_fixed-form": Language.FORTRAN_FIXED,
+    "fortran_fixed": Language.FORTRAN_FIXED,
+}
+
+SOURCE_EXTENSIONS: frozenset[str] = frozenset(_EXTENSIONS)
+
+
+def language_for_path(path: str | PurePath) -> Language | None:
+    """The language of a file by its extension, or None when it is not a source file."""
+    suffix = PurePath(path).suffix
+    if suffix in _EXTENSIONS:
+        return _EXTENSIONS[suffix]
+    return _EXTENSIONS.get(suffix.lower())
+
+
+def language_for_id(language_id: str, path: str | PurePath | None = None) -> Language | None:
+    """The language for an LSP language id; the generic "fortran" id decides the form by extension."""
+    lang = _LANGUAGE_IDS.get(language_id.lower())
+    if lang is not None:
+        return lang
+    by_path = language_for_path(path) if path is not None else None
+    if language_id.lower() == "fortran":
+        return by_path if by_path is not None and by_path.is_fortran else Language.FORTRAN
+    return by_path
+
+
+_parsers: dict[Language, "tree_sitter.Parser"] = {}
+
+
+def parser_for(language: Language) -> "tree_sitter.Parser | None":
+    """A cached tree-sitter parser, or None for fixed-form Fortran (the grammar is free-form only)."""
+    if language is Language.FORTRAN_FIXED:
+        return None
+    parser = _parsers.get(language)
+    if parser is None:
+        import tree_sitter
+        if language is Language.C:
+            import tree_sitter_c as grammar
+        elif language is Language.CPP:
+            import tree_sitter_cpp as grammar
+        else:
+            import tree_sitter_fortran as grammar
+        parser = _parsers[language] = tree_sitter.Parser(tree_sitter.Language(grammar.language()))
+    return parser
+
+
+_NEWLINE = re.compile(b"\n")
+
+
+class LineIndex:
+    """Line starts of a UTF-8 source and conversions between bytes and (line, column)."""
+
+    __slots__ = ("source", "starts")
+
+    def __init__(self, source: bytes) -> None:
+        self.source = source
+        self.starts = [0]
+        self.starts.extend(m.end() for m in _NEWLINE.finditer(source))
+
+    @property
+    def line_count(self) -> int:
+        return len(self.starts)
+
+    def line_of(self, offset: int) -> int:
+        return bisect_right(self.starts, offset) - 1
+
+    def line_span(self, line: int) -> Span:
+        """The bytes of a line without its line terminator."""
+        start = self.starts[line]
+        end = self.starts[line + 1] - 1 if line + 1 < len(self.starts) else len(self.source)
+        if end > start and self.source[end - 1:end] == b"\r":
+            end -= 1
+        return start, end
+
+    def position(self, offset: int, encoding: Encoding = "utf-16") -> tuple[int, int]:
+        """(line, column) of a byte offset, 0-based, column in `encoding` units."""
+        offset = max(0, min(offset, len(self.source)))
+        line = self.line_of(offset)
+        start = self.starts[line]
+        return line, _units(self.source[start:offset], encoding)
+
+    def offset(self, line: int, column: int, encoding: Encoding = "utf-16") -> int:
+        """Byte offset of a (line, column); positions past the end of a line or file are clamped."""
+        if line < 0:
+            return 0
+        if line >= len(self.starts):
+            return len(self.source)
+        start, end = self.line_span(line)
+        raw = self.source[start:end]
+        if encoding == "utf-8" or raw.isascii():
+            return start + max(0, min(column, len(raw)))
+        text = raw.decode("utf-8", "replace")
+        units = 0
+        consumed = 0
+        for ch in text:
+            width = _char_units(ch, encoding)
+            if units + width > column:
+                break
+            units += width
+            consumed += len(ch.encode("utf-8"))
+        return start + consumed
+
+    def point(self, offset: int) -> tuple[int, int]:
+        """tree-sitter point (row, byte column) of a byte offset."""
+        line = self.line_of(offset)
+        return line, offset - self.starts[line]
+
+
+def _char_units(ch: str, encoding: Encoding) -> int:
+    if encoding == "utf-16":
+        return 2 if ord(ch) > 0xFFFF else 1
+    if encoding == "utf-32":
+        return 1
+    return len(ch.encode("utf-8"))
+
+
+def _units(raw: bytes, encoding: Encoding) -> int:
+    if encoding == "utf-8" or raw.isascii():
+        return len(raw)
+    text = raw.decode("utf-8", "replace")
+    if encoding == "utf-32":
+        return len(text)
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+@dataclass(frozen=True)
+class TextEdit:
+    """One LSP-style change: replace [start, end) given as (line, column) in `encoding` units.
+    A None range replaces the whole text."""
+    start: tuple[int, int] | None
+    end: tuple[int, int] | None
+    text: str
+
+
+def decode_source(data: bytes) -> tuple[bytes, str | None]:
+    """UTF-8 bytes to analyse, and a problem description when the input was not valid UTF-8."""
+    try:
+        data.decode("utf-8")
+        return data, None
+    except UnicodeDecodeError as err:
+        line = data.count(b"\n", 0, err.start) + 1
+        fixed = data.decode("utf-8", "replace").encode("utf-8")
+        return fixed, f"not valid UTF-8 (byte 0x{data[err.start]:02x} on line {line}); invalid bytes read as U+FFFD"
+
+
+class Document:
+    """A source text with its tree-sitter tree (parsed on first use) and line index.
+
+    `apply` performs an LSP range edit with `tree.edit` and an incremental reparse and
+    returns the byte range the new text occupies, which the analysis uses to decide
+    what to recompute (an edit inside a pragma or comment changes no tree structure).
+    """
+
+    def __init__(self, source: str | bytes, language: Language, version: int | None = None) -> None:
+        self.language = language
+        self.version = version
+        self.source = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
+        self.lines = LineIndex(self.source)
+        self._tree: tree_sitter.Tree | None = None
+
+    @property
+    def text(self) -> str:
+        return self.source.decode("utf-8", "replace")
+
+    @property
+    def tree(self) -> "tree_sitter.Tree | None":
+        if self._tree is None:
+            parser = parser_for(self.language)
+            if parser is not None:
+                self._tree = parser.parse(self.source)
+        return self._tree
+
+    def apply(self, edit: TextEdit, encoding: Encoding = "utf-16", version: int | None = None) -> Span:
+        new = edit.text.encode("utf-8", "surrogatepass")
+        if edit.start is None or edit.end is None:
+            self.source = new
+            self.lines = LineIndex(new)
+            self._tree = None
+            self.version = version if version is not None else self.version
+            return 0, len(new)
+        start = self.lines.offset(*edit.start, encoding)
+        old_end = max(start, self.lines.offset(*edit.end, encoding))
+        start_point = self.lines.point(start)
+        old_end_point = self.lines.point(old_end)
+        self.source = self.source[:start] + new + self.source[old_end:]
+        self.lines = LineIndex(self.source)
+        new_end = start + len(new)
+        if self._tree is not None:
+            self._tree.edit(
+                start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
+                start_point=start_point, old_end_point=old_end_point,
+                new_end_point=self.lines.point(new_end),
+            )
+            parser = parser_for(self.language)
+            assert parser is not None
+            self._tree = parser.parse(self.source, self._tree)
+        if version is not None:
+            self.version = version
+        return start, new_end
+
+    def slice(self, span: Span) -> str:
+        return self.source[span[0]:span[1]].decode("utf-8", "replace")

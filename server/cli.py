@@ -1,0 +1,192 @@
+"""The `omp-lsp` command line: `--check` for CI, otherwise the language server.
+
+`--check` goes through the same analysis entry point as the server and must stay lean:
+nothing here imports pygls (the server stack is imported only when the server starts).
+"""
+from __future__ import annotations
+
+import argparse
+import fnmatch
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NoReturn, Sequence
+
+from omp_lsp import __version__
+from omp_lsp.analysis.check import FileAnalysis, analyze
+from omp_lsp.analysis.diagnostics import Severity
+from omp_lsp.analysis.options import Options, parse_version
+from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS, Document, decode_source, language_for_path
+
+DEFAULT_MAX_FILE_MB = 20.0
+_BINARY_PROBE = 8192
+
+
+class UsageError(Exception):
+    """A problem with the command line or its paths: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="omp-lsp", description="OpenMP offloading diagnostics for C, C++ and Fortran. "
+                "Without --check, runs the language server on stdio.")
+    p.add_argument("--version", action="version", version=f"omp-lsp {__version__}")
+    p.add_argument("--check", action="store_true", help="check the given files and directories and exit")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check (recursively)")
+    p.add_argument("--openmp-version", default="5.1", metavar="V",
+                   help="OpenMP version: 4.5, 5.0, 5.1 (default), 5.2 or 6.0")
+    p.add_argument("--format", choices=("gcc", "json", "sarif"), default="gcc", help="output format (default gcc)")
+    p.add_argument("--fail-on", choices=("error", "warning"), default="error",
+                   help="exit 1 when a finding at or above this severity is reported (default error)")
+    p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
+                   help="skip files and directories matching GLOB (repeatable)")
+    p.add_argument("--max-file-size", type=float, default=DEFAULT_MAX_FILE_MB, metavar="MB",
+                   help=f"skip files larger than this (default {DEFAULT_MAX_FILE_MB:g} MB)")
+    p.add_argument("--stdio", action="store_true", help="run the language server on stdio (the default)")
+    p.add_argument("--tcp", type=int, metavar="PORT", help="run the language server on a TCP port")
+    p.add_argument("--host", default="127.0.0.1", help="host for --tcp (default 127.0.0.1)")
+    return p
+
+
+@dataclass
+class CheckedFile:
+    path: str
+    analysis: FileAnalysis
+
+
+def _excluded(rel: str, patterns: Sequence[str]) -> bool:
+    parts = rel.split("/")
+    for pattern in patterns:
+        pattern = pattern.rstrip("/")
+        if fnmatch.fnmatchcase(rel, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts):
+            return True
+    return False
+
+
+def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
+    """Source files named directly or found (by extension) below the given directories."""
+    files: list[str] = []
+    for path in paths:
+        if not os.path.exists(path):
+            raise UsageError(f"{path}: no such file or directory")
+        if os.path.isdir(path):
+            if not os.access(path, os.R_OK | os.X_OK):
+                raise UsageError(f"{path}: permission denied")
+            files.extend(_walk(path, excludes))
+        else:
+            if language_for_path(path) is None:
+                raise UsageError(f"{path}: not a C, C++ or Fortran source file (unknown extension "
+                                 f"'{Path(path).suffix}')")
+            if not _excluded(Path(path).as_posix(), excludes):
+                files.append(path)
+    return files
+
+
+def _walk(root: str, excludes: Sequence[str]) -> list[str]:
+    found: list[str] = []
+    stack = [root]
+    while stack:
+        directory = stack.pop()
+        try:
+            entries = sorted(os.scandir(directory), key=lambda e: e.name)
+        except OSError as err:
+            raise UsageError(f"{directory}: cannot read directory: {err.strerror}") from None
+        subdirs = []
+        for entry in entries:
+            rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
+            if _excluded(rel, excludes):
+                continue
+            if entry.is_dir(follow_symlinks=False):
+                if not entry.name.startswith("."):
+                    subdirs.append(entry.path)
+            elif os.path.splitext(entry.name)[1] in SOURCE_EXTENSIONS and entry.is_file():
+                found.append(entry.path)
+        stack.extend(reversed(subdirs))
+    return found
+
+
+def _note(message: str) -> None:
+    print(f"omp-lsp: {message}", file=sys.stderr)
+
+
+def check_file(path: str, options: Options, max_bytes: int) -> FileAnalysis | None:
+    language = language_for_path(path)
+    assert language is not None
+    try:
+        size = os.path.getsize(path)
+        if size > max_bytes:
+            _note(f"warning: {path}: skipped: {size / 1e6:.1f} MB is larger than the "
+                  f"{max_bytes / 1e6:g} MB limit (--max-file-size)")
+            return None
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as err:
+        raise UsageError(f"{path}: cannot read: {err.strerror}") from None
+    if b"\0" in data[:_BINARY_PROBE]:
+        _note(f"warning: {path}: skipped: binary file (contains NUL bytes)")
+        return None
+    source, problem = decode_source(data)
+    if problem:
+        _note(f"warning: {path}: {problem}")
+    result = analyze(Document(source, language), options)
+    for message in result.internal_errors:
+        _note(f"{path}: {message}")
+    return result
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from . import report  # formats only; no server stack
+    try:
+        version = parse_version(args.openmp_version)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    if not args.paths:
+        raise UsageError("--check needs at least one file or directory")
+    if args.max_file_size <= 0:
+        raise UsageError("--max-file-size must be positive")
+    options = Options(openmp_version=version)
+    files = collect_files(args.paths, args.exclude)
+    checked: list[CheckedFile] = []
+    max_bytes = int(args.max_file_size * 1e6)
+    for path in files:
+        result = check_file(path, options, max_bytes)
+        if result is not None:
+            checked.append(CheckedFile(path, result))
+    out = sys.stdout
+    if args.format == "json":
+        report.write_json(checked, out)
+    elif args.format == "sarif":
+        report.write_sarif(checked, out)
+    else:
+        report.write_gcc(checked, out)
+    threshold = Severity.ERROR if args.fail_on == "error" else Severity.WARNING
+    failing = any(f.effective_severity >= threshold for c in checked for f in c.analysis.findings)
+    return 1 if failing else 0
+
+
+def run_server(args: argparse.Namespace) -> int:
+    from .lsp import start
+    return start(tcp=args.tcp, host=args.host)
+
+
+def main(argv: Sequence[str]) -> int:
+    parser = build_parser()
+    try:
+        args = parser.parse_args(list(argv))
+        if args.check:
+            return run_check(args)
+        if args.paths:
+            raise UsageError("paths are only accepted with --check")
+        return run_server(args)
+    except UsageError as err:
+        print(f"omp-lsp: error: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        return 1

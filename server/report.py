@@ -1,0 +1,150 @@
+"""`omp-lsp --check` output formats: gcc-style lines, JSON and SARIF 2.1.0.
+
+Lines and columns are 1-based; columns count Unicode code points (characters).
+"""
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Iterator, TextIO
+from urllib.parse import quote
+
+from omp_lsp import __version__
+from omp_lsp.analysis.diagnostics import CATALOGUE, Finding, Severity
+from omp_lsp.analysis.syntax import LineIndex, Span
+
+if TYPE_CHECKING:
+    from .cli import CheckedFile
+
+_GCC_LABEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
+              Severity.HINT: "note"}
+_SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
+                Severity.HINT: "note"}
+
+
+def _pos(lines: LineIndex, offset: int) -> tuple[int, int]:
+    line, col = lines.position(offset, "utf-32")
+    return line + 1, col + 1
+
+
+def _range(lines: LineIndex, span: Span) -> tuple[int, int, int, int]:
+    return (*_pos(lines, span[0]), *_pos(lines, span[1]))
+
+
+def _findings(checked: list["CheckedFile"]) -> Iterator[tuple["CheckedFile", Finding]]:
+    for c in checked:
+        for f in c.analysis.findings:
+            yield c, f
+
+
+def write_gcc(checked: list["CheckedFile"], out: TextIO) -> None:
+    counts = {label: 0 for label in ("error", "warning", "note")}
+    for c, f in _findings(checked):
+        lines = c.analysis.document.lines
+        line, col = _pos(lines, f.span[0])
+        label = _GCC_LABEL[f.effective_severity]
+        counts[label] += 1
+        out.write(f"{c.path}:{line}:{col}: {label}: {f.message} [{f.code}]\n")
+        for r in f.related:
+            rline, rcol = _pos(lines, r.span[0]) if r.path is None else (0, 0)
+            out.write(f"{r.path or c.path}:{rline}:{rcol}: note: {r.message}\n")
+    total = sum(counts.values())
+    files = f"{len(checked)} file{'s' if len(checked) != 1 else ''}"
+    if total == 0:
+        out.write(f"omp-lsp: no problems in {files}\n")
+    else:
+        parts = [f"{n} {label}{'s' if n != 1 else ''}" for label, n in counts.items() if n]
+        out.write(f"omp-lsp: {', '.join(parts)} in {files}\n")
+
+
+def _json_diagnostic(c: "CheckedFile", f: Finding) -> dict[str, Any]:
+    lines = c.analysis.document.lines
+    line, col, end_line, end_col = _range(lines, f.span)
+    related = []
+    for r in f.related:
+        rline, rcol = _pos(lines, r.span[0])
+        related.append({"file": r.path or c.path, "line": rline, "column": rcol, "message": r.message})
+    return {"file": c.path, "line": line, "column": col, "end_line": end_line, "end_column": end_col,
+            "severity": f.effective_severity.label, "code": f.code, "message": f.message, "related": related}
+
+
+def write_json(checked: list["CheckedFile"], out: TextIO) -> None:
+    doc = {"version": 1, "files_checked": len(checked),
+           "diagnostics": [_json_diagnostic(c, f) for c, f in _findings(checked)]}
+    json.dump(doc, out, indent=2)
+    out.write("\n")
+
+
+def _uri(path: str) -> tuple[str, bool]:
+    """A SARIF artifact URI: relative to the working directory when possible."""
+    absolute = os.path.abspath(path)
+    try:
+        rel = os.path.relpath(absolute)
+    except ValueError:
+        rel = None
+    if rel is not None and not rel.startswith(".."):
+        return quote(Path(rel).as_posix()), True
+    return Path(absolute).as_uri(), False
+
+
+def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
+    line, col, end_line, end_col = _range(lines, span)
+    return {"startLine": line, "startColumn": col, "endLine": end_line, "endColumn": end_col}
+
+
+def _location(path: str, region: dict[str, int]) -> dict[str, Any]:
+    uri, relative = _uri(path)
+    artifact: dict[str, Any] = {"uri": uri}
+    if relative:
+        artifact["uriBaseId"] = "%SRCROOT%"
+    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+
+
+def sarif_rules() -> list[dict[str, Any]]:
+    rules = []
+    for info in CATALOGUE.values():
+        spec = f" (OpenMP {info.spec})" if info.spec else ""
+        rules.append({
+            "id": info.code,
+            "name": info.code,
+            "shortDescription": {"text": info.title},
+            "fullDescription": {"text": f"{info.title}{spec}."},
+            "help": {"text": f"{info.code}: {info.title}{spec}. See the omp-lsp rule catalogue."},
+            "defaultConfiguration": {"level": _SARIF_LEVEL[info.severity]},
+            "properties": {"tags": ["openmp"], "precision": "high"},
+        })
+    return rules
+
+
+def write_sarif(checked: list["CheckedFile"], out: TextIO) -> None:
+    rules = sarif_rules()
+    index = {r["id"]: i for i, r in enumerate(rules)}
+    results = []
+    for c, f in _findings(checked):
+        lines = c.analysis.document.lines
+        result: dict[str, Any] = {
+            "ruleId": f.code,
+            "ruleIndex": index[f.code],
+            "level": _SARIF_LEVEL[f.effective_severity],
+            "message": {"text": f.message},
+            "locations": [_location(c.path, _sarif_region(lines, f.span))],
+        }
+        if f.related:
+            result["relatedLocations"] = [
+                {"id": i, "message": {"text": r.message}, **_location(r.path or c.path, _sarif_region(lines, r.span))}
+                for i, r in enumerate(f.related)]
+        results.append(result)
+    sarif = {
+        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {"name": "omp-lsp", "version": __version__, "semanticVersion": __version__,
+                                "rules": rules}},
+            "originalUriBaseIds": {"%SRCROOT%": {"uri": Path(os.getcwd()).as_uri() + "/"}},
+            "columnKind": "unicodeCodePoints",
+            "results": results,
+        }],
+    }
+    json.dump(sarif, out, indent=2)
+    out.write("\n")
