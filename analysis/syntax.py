@@ -141,9 +141,16 @@ class LineIndex:
             return len(self.source)
         start, end = self.line_span(line)
         raw = self.source[start:end]
-        if encoding == "utf-8" or raw.isascii():
+        if raw.isascii():
             return start + max(0, min(column, len(raw)))
-        text = raw.decode("utf-8", "replace")
+        if encoding == "utf-8":
+            at = max(0, min(column, len(raw)))
+            while 0 < at < len(raw) and 0x80 <= raw[at] < 0xC0:  # inside a character: its first byte
+                at -= 1
+            return start + at
+        # surrogateescape: every byte that is not UTF-8 is one unit of one byte, so the
+        # offset stays on its line (U+FFFD from "replace" would count 3 bytes for 1).
+        text = raw.decode("utf-8", "surrogateescape")
         units = 0
         consumed = 0
         for ch in text:
@@ -151,7 +158,7 @@ class LineIndex:
             if units + width > column:
                 break
             units += width
-            consumed += len(ch.encode("utf-8"))
+            consumed += len(ch.encode("utf-8", "surrogateescape"))
         return start + consumed
 
     def point(self, offset: int) -> tuple[int, int]:
@@ -165,13 +172,13 @@ def _char_units(ch: str, encoding: Encoding) -> int:
         return 2 if ord(ch) > 0xFFFF else 1
     if encoding == "utf-32":
         return 1
-    return len(ch.encode("utf-8"))
+    return len(ch.encode("utf-8", "surrogateescape"))
 
 
 def _units(raw: bytes, encoding: Encoding) -> int:
     if encoding == "utf-8" or raw.isascii():
         return len(raw)
-    text = raw.decode("utf-8", "replace")
+    text = raw.decode("utf-8", "surrogateescape")  # as in LineIndex.offset
     if encoding == "utf-32":
         return len(text)
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)

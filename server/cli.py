@@ -19,7 +19,7 @@ from omp_lsp.analysis.diagnostics import Severity
 from omp_lsp.analysis.options import Options, parse_version
 from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS, Document, decode_source, language_for_path
 
-DEFAULT_MAX_FILE_MB = 20.0
+DEFAULT_MAX_FILE_MB = 10.0
 _BINARY_PROBE = 8192
 
 

@@ -21,6 +21,8 @@ from omp_lsp.analysis.syntax import Document, Encoding, TextEdit, language_for_i
 
 log = logging.getLogger("omp_lsp.server")
 
+MAX_ANALYSED_BYTES = 10_000_000  # the CLI's default --max-file-size
+
 _SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning,
              Severity.INFORMATION: lsp.DiagnosticSeverity.Information, Severity.HINT: lsp.DiagnosticSeverity.Hint}
 
@@ -30,6 +32,7 @@ class OmpLanguageServer(LanguageServer):
         super().__init__("omp-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
         self.documents: dict[str, Document] = {}
         self.options = Options()
+        self.too_large: set[str] = set()
 
     @property
     def encoding(self) -> Encoding:
@@ -55,6 +58,16 @@ class OmpLanguageServer(LanguageServer):
         doc = self.documents.get(uri)
         if doc is None:
             return
+        if len(doc.source) > MAX_ANALYSED_BYTES:
+            if uri not in self.too_large:
+                self.too_large.add(uri)
+                self.window_show_message(lsp.ShowMessageParams(
+                    lsp.MessageType.Warning, f"omp-lsp: {uri} is larger than {MAX_ANALYSED_BYTES // 1_000_000} MB; "
+                    "OpenMP diagnostics are off for it"))
+            self.text_document_publish_diagnostics(
+                lsp.PublishDiagnosticsParams(uri=uri, version=doc.version, diagnostics=[]))
+            return
+        self.too_large.discard(uri)
         try:
             result = analyze(doc, self.options)
         except Exception:  # the server never dies on an analysis bug

@@ -113,12 +113,14 @@ class _Parse:
     def span(self, a: int, b: int) -> Span:
         """Source span of tokens [a, b)."""
         toks = self.toks
+        b = min(b, len(toks))
         if a >= b:
             at = toks[a].start if a < len(toks) else len(self.raw.body)
             return self.raw.source_span(at, at)
         return self.raw.source_span(toks[a].start, toks[b - 1].end)
 
     def text(self, a: int, b: int) -> str:
+        b = min(b, len(self.toks))
         if a >= b:
             return ""
         return self.raw.body[self.toks[a].start:self.toks[b - 1].end].decode("utf-8", "replace")
@@ -200,14 +202,26 @@ class _Parse:
         key_words: list[str] = []
         best: tuple[int, DirectiveSpec] | None = None
         i = 0
+        underscores = False
         while i < len(toks) and toks[i].kind == "ident":
-            key_words.append(self.word(toks[i]))
+            word = self.word(toks[i])
+            parts = word.split("_")
+            # OpenMP 6.0 also spells multi-word directive names with underscores (declare_target).
+            if i == 0 or len(parts) == 1 or not all(parts):
+                parts = [word]
+            key_words.extend(parts)
             key = index.key(key_words)
             if key in index.names:
                 best = (i + 1, index.names[key])
+                underscores = underscores or len(parts) > 1
             if key not in index.prefixes:
                 break
             i += 1
+        if best is None and "_" in toks[0].text:
+            parts = self.word(toks[0]).split("_")
+            key = index.key(parts)
+            if all(parts) and key in index.names:
+                best, underscores = (1, index.names[key]), True
         if best is None:
             return self._unknown_directive(index)
         n_name, spec = best
@@ -218,6 +232,10 @@ class _Parse:
         if not index._fits(spec):
             self._wrong_language(directive)
             return directive
+        if underscores and self.version < 60:
+            self.report("OMP007", f"directive names spelled with underscores need OpenMP 6.0; "
+                        f"the selected version is {version_text(self.version)}: write '{spec.name}'", name_span,
+                        fixes=[Fix(f"Change to '{spec.name}'", ((name_span, spec.name),))])
         if not allowed_in(spec.since, self.version):
             self.report("OMP007", f"'{spec.name}' is an {_since_text(spec.since)} directive; "
                         f"the selected version is {version_text(self.version)}", name_span)
@@ -338,8 +356,8 @@ class _Parse:
             if close < 0:
                 self.report("OMP004", "missing ')'", self.span(j, j + 1))
                 close = n
-        end = close + 1 if close >= 0 else j
-        clause = Clause(name, self.span(i, min(end, n)), name_span, cspec)
+        end = min(close + 1, n) if close >= 0 else j
+        clause = Clause(name, self.span(i, end), name_span, cspec)
         if close >= 0:
             clause.args_span = self.span(j + 1, close)
         directive.clauses.append(clause)
@@ -354,7 +372,10 @@ class _Parse:
             self.report("OMP002", message, name_span, fixes=fixes, suggestion=guess)
             return end
         since = spec.clauses.get(name)
-        if since is None:
+        if cspec.lang != "all" and (cspec.lang == "fortran") != self.fortran:
+            self.report("OMP003", f"clause '{name}' does not exist in "
+                        f"{'Fortran' if self.fortran else 'C/C++'}", name_span)
+        elif since is None:
             self.report("OMP003", f"clause '{name}' is not allowed on '{spec.name}'", clause.span)
         elif not allowed_in(since, self.version):
             self.report("OMP007", f"clause '{name}' on '{spec.name}' needs {_since_text(since)}; "

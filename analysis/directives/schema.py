@@ -98,6 +98,8 @@ class DirectiveSpec:
     argument_required: bool = False
     # For association "begin": the name of the directive that closes it.
     end: str | None = None
+    # Clauses that make a block directive standalone (ordered with depend/doacross).
+    standalone_with: frozenset[str] = frozenset()
     # Per-directive shape overrides (metadirective's default clause is a directive variant).
     shape_overrides: dict[str, Shape] = field(default_factory=dict)
     doc: str = ""

@@ -31,6 +31,16 @@ def is_delimited_declare_target(d: Directive) -> bool:
     return d.name == "declare target" and not d.clauses and d.argument is None
 
 
+def association(d: Directive) -> str | None:
+    """The directive's association, taking clauses that make it standalone into account."""
+    spec = d.spec
+    if spec is None:
+        return None
+    if spec.standalone_with and any(c.name in spec.standalone_with for c in d.clauses):
+        return "none"
+    return spec.association
+
+
 def _closing_name(d: Directive, fortran: bool) -> str | None:
     if d.spec is None:
         return None
@@ -55,8 +65,7 @@ def _c_extents(doc: Document, directives: list[Directive], out: Structure) -> No
     starts = {d.raw.span[0]: i for i, d in enumerate(directives)}
     for i in range(len(directives) - 1, -1, -1):
         d = directives[i]
-        spec = d.spec
-        if spec is None or d.raw.in_macro or spec.association not in ("block", "loop", "statement", "declaration"):
+        if d.raw.in_macro or association(d) not in ("block", "loop", "statement", "declaration"):
             continue
         p = _WS_OR_COMMENT.match(src, d.raw.span[1]).end()
         if p >= len(src):
@@ -169,9 +178,9 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
     optional: set[int] = set()
     for i, d in enumerate(directives):
         spec = d.spec
+        assoc = association(d)
         if spec is None:
             continue
-        assoc = spec.association
         if d.end_of is not None or assoc == "end":
             target = d.end_of or (spec.name[4:] if spec.name.startswith("end ") else spec.name)
             _close(directives, stack, i, "end " + target, out, frozenset(optional))
@@ -194,7 +203,7 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
 
 def _fortran_loop_extents(tree: "tree_sitter.Tree", directives: list[Directive], out: Structure) -> None:
     for i, d in enumerate(directives):
-        if d.spec is None or d.spec.association != "loop" or i in out.extents:
+        if association(d) != "loop" or i in out.extents:
             continue
         node = tree.root_node.descendant_for_byte_range(d.raw.span[1] - 1, d.raw.span[1])
         while node is not None and node.type != "comment":

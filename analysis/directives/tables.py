@@ -15,7 +15,7 @@ Notes for readers:
 * In 6.0 every multi-word directive name may also be spelled with underscores
   (`declare_target`, `target_enter_data`); the keys here use spaces only.
 * `ordered` is block-associated unless it has a `depend` or `doacross` clause,
-  in which case it is standalone; the table can only hold one association.
+  in which case it is standalone (`standalone_with`).
 """
 from __future__ import annotations
 
@@ -273,7 +273,7 @@ _CLAUSE_ROWS: tuple[ClauseSpec, ...] = (
         "filter", "expr", unique=True,
         doc="Thread number of the thread that executes the masked region.",
     ),
-    # -- worksharing end -------------------------------------------------------
+    # -- nowait ----------------------------------------------------------------
     ClauseSpec(
         "nowait", "opt_expr", unique=True,
         doc="Removes the implied barrier or lets the generated task be deferred.",
@@ -870,7 +870,7 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     DirectiveSpec(
         "ordered", "executable", "block",
         {"depend": 45, "doacross": 52, "simd": 45, "threads": 45},
-        unique=frozenset({"simd", "threads"}),
+        unique=frozenset({"simd", "threads"}), standalone_with=frozenset({"depend", "doacross"}),
         doc="Executes the region in loop iteration order; with depend/doacross it is standalone.",
     ),
     DirectiveSpec(
