@@ -53,7 +53,7 @@ def _check(source: str | bytes, language: Language, version: int) -> None:
         f.effective_severity  # every code is in the catalogue
 
 
-_SETTINGS = settings(max_examples=6000, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+_SETTINGS = settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @_SETTINGS

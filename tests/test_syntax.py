@@ -43,9 +43,15 @@ def byte_offset(text: str, index: int) -> int:
     return len(text[:index].encode("utf-8"))
 
 
+def after_cr_terminator(text: str, i: int) -> bool:
+    """Whether index `i` lies after the '\\r' of a line terminator: inside '\\r\\n', or after a
+    final '\\r' (LineIndex treats both as terminators; a '\\r' elsewhere is line content)."""
+    return i > 0 and text[i - 1] == "\r" and text[i:i + 1] in ("\n", "")
+
+
 def content_boundaries(text: str) -> list[int]:
-    """Code point indexes that are inside a line's content or at its end (not inside '\\r\\n')."""
-    return [i for i in range(len(text) + 1) if not (i > 0 and text[i - 1] == "\r" and text[i:i + 1] == "\n")]
+    """Code point indexes inside a line's content or at its end, not inside its terminator."""
+    return [i for i in range(len(text) + 1) if not after_cr_terminator(text, i)]
 
 
 def tree_shape(node) -> tuple:
@@ -432,9 +438,9 @@ def run_script(language: Language, text: str, edits) -> None:
     for a, b, new, encoding in edits:
         # Pick a code point range, then express it in the chosen encoding without LineIndex.
         lo, hi = sorted((int(a * len(text)), int(b * len(text))))
-        if lo > 0 and text[lo - 1] == "\r" and text[lo:lo + 1] == "\n":
+        if after_cr_terminator(text, lo):
             lo -= 1
-        if hi > 0 and text[hi - 1] == "\r" and text[hi:hi + 1] == "\n":
+        if after_cr_terminator(text, hi):
             hi -= 1
         hi = max(lo, hi)
         start, end = expected_position(text, lo, encoding), expected_position(text, hi, encoding)
