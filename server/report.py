@@ -4,6 +4,7 @@ Lines and columns are 1-based; columns count Unicode code points (characters).
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 from pathlib import Path
@@ -130,6 +131,11 @@ def write_sarif(checked: list["CheckedFile"], out: TextIO) -> None:
             "message": {"text": f.message},
             "locations": [_location(c.path, _sarif_region(lines, f.span))],
         }
+        start, end = lines.line_span(lines.line_of(f.span[0]))
+        line_text = lines.source[start:end].strip()
+        # A stable location for GitHub's alert de-duplication: the rule and the line's text.
+        digest = hashlib.sha256(f.code.encode() + b"\0" + line_text).hexdigest()[:32]
+        result["partialFingerprints"] = {"primaryLocationLineHash": f"{digest}:1"}
         if f.related:
             result["relatedLocations"] = [
                 {"id": i, "message": {"text": r.message}, **_location(r.path or c.path, _sarif_region(lines, r.span))}

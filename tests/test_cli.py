@@ -116,6 +116,10 @@ def test_sarif_format(tree: Path) -> None:
         assert loc["region"]["startLine"] >= 1 and loc["region"]["startColumn"] >= 1
         assert res["level"] in ("error", "warning", "note")
         assert res["message"]["text"]
+        assert res["partialFingerprints"]["primaryLocationLineHash"]
+    # The SARIF object model accepts it (types, enums, required fields).
+    from sarif_pydantic import Sarif
+    Sarif.model_validate(sarif)
 
 
 def test_fail_on_warning(tree: Path) -> None:

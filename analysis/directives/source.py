@@ -96,7 +96,7 @@ def _c_pragma(src: bytes, sentinel: Span) -> RawDirective:
         line_end = len(src)
     first = src[body_start:line_end]
     if not _NEEDS_SCAN.search(first):
-        body = first.rstrip(b"\r")
+        body = first.rstrip(b" \t\r")
         return RawDirective("pragma", (sentinel[0], body_start + len(body)), sentinel, body,
                             [(0, body_start)])
     return _scan_c_pragma(src, sentinel)
@@ -187,9 +187,18 @@ def _underscore_pragma(src: bytes, match: re.Match[bytes]) -> RawDirective | Non
     run_start = i
     n = len(src)
     while i < n and src[i] not in (0x22, 0x0A):
-        if src[i] == 0x5C and i + 1 < n:  # \" and \\ stand for the escaped byte
+        if src[i] == 0x5C and i + 1 < n:
+            nxt = src[i + 1:i + 3]
+            if nxt[:1] == b"\n" or nxt == b"\r\n":  # backslash-newline: spliced away (phase 2)
+                out.add(src[run_start:i], run_start)
+                i += 1 + (2 if nxt == b"\r\n" else 1)
+                run_start = i
+                continue
             out.add(src[run_start:i], run_start)
-            out.add(src[i + 1:i + 2], i + 1)
+            if nxt[:1] in (b'"', b"\\"):  # destringizing: \" and \\ stand for the escaped byte
+                out.add(nxt[:1], i + 1)
+            else:                          # any other escape is kept as written
+                out.add(src[i:i + 2], i)
             i += 2
             run_start = i
             continue
@@ -236,7 +245,7 @@ def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]
     if b"_Pragma" in src:
         for m in _UNDERSCORE_PRAGMA.finditer(src):
             context = _c_context(tree, m.start())
-            if context == "skip" and not _inside_macro(tree, m.start()):
+            if context == "skip":
                 continue
             directive = _underscore_pragma(src, m)
             if directive is not None:
@@ -244,17 +253,6 @@ def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]
                 found.append(directive)
         found.sort(key=lambda d: d.span[0])
     return found
-
-
-def _inside_macro(tree: "tree_sitter.Tree | None", offset: int) -> bool:
-    if tree is None:
-        return False
-    node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
-    while node is not None:
-        if node.type in _MACRO_NODES:
-            return True
-        node = node.parent
-    return False
 
 
 # ---------------------------------------------------------------- Fortran
@@ -367,6 +365,14 @@ def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
     return RawDirective("free", (sentinel[0], end), sentinel, body, segments, problems), next_start
 
 
+def _fixed_comment_line(line: bytes) -> bool:
+    """Blank, 'c'/'*'/'!' in column 1, or only a '!' comment ('!' not in column 6)."""
+    stripped = line.lstrip(b" \t")
+    if not stripped.strip() or line[:1] in b"cC*!":
+        return True
+    return stripped[:1] == b"!" and len(line) - len(stripped) != 5
+
+
 def extract_fixed(src: bytes) -> list[RawDirective]:
     found: list[RawDirective] = []
     current: tuple[_Builder, Span, int, list[Problem]] | None = None
@@ -380,7 +386,7 @@ def extract_fixed(src: bytes) -> list[RawDirective]:
     for start, end in _lines(src):
         line = src[start:end]
         if not _FIXED_SENTINEL.match(line):
-            if current is not None and (not line.strip() or line[:1] in b"cC*!"):
+            if current is not None and _fixed_comment_line(line):
                 continue  # blank and comment lines may stand between continuation lines
             finish()
             current = None

@@ -1,0 +1,122 @@
+"""Block structure: construct extents and begin/end pairing."""
+from __future__ import annotations
+
+from omp_lsp.analysis import Document, Language, analyze
+
+
+def _run(src: str, lang: Language = Language.C):
+    result = analyze(Document(src, lang))
+    return result, result.document.source
+
+
+def _extent_text(src: str, lang: Language = Language.C) -> dict[str, str]:
+    result, raw = _run(src, lang)
+    out = {}
+    for i, d in enumerate(result.directives):
+        span = result.structure.extents.get(i)
+        out[d.name] = raw[span[0]:span[1]].decode() if span else None
+    return out
+
+
+def test_loop_extent_is_the_for_statement() -> None:
+    src = "void f(int n, int *a) {\n#pragma omp parallel for\n  for (int i = 0; i < n; i++) a[i] = i;\n  a[0] = 1;\n}\n"
+    assert _extent_text(src)["parallel for"] == "for (int i = 0; i < n; i++) a[i] = i;"
+
+
+def test_nested_pragmas_extend_through_the_inner_construct() -> None:
+    src = ("void f(int n) {\n#pragma omp target\n#pragma omp teams /* c */\n  {\n    n++;\n  }\n  n--;\n}\n")
+    ext = _extent_text(src)
+    assert ext["teams"] == "{\n    n++;\n  }"
+    assert ext["target"].startswith("#pragma omp teams") and ext["target"].endswith("n++;\n  }")
+
+
+def test_comments_between_pragma_and_statement_are_skipped() -> None:
+    src = "void f(int x) {\n#pragma omp atomic\n  // increment\n  /* really */ x++;\n}\n"
+    assert _extent_text(src)["atomic"] == "x++;"
+
+
+def test_standalone_directives_have_no_extent() -> None:
+    src = ("void f(int n) {\n#pragma omp parallel for ordered(1)\n for (int i = 0; i < n; i++) {\n"
+           "#pragma omp ordered depend(source)\n  n++;\n#pragma omp barrier\n }\n}\n")
+    result, _ = _run(src)
+    names = {d.name: i for i, d in enumerate(result.directives)}
+    assert names["parallel for"] in result.structure.extents
+    ordered = [i for i, d in enumerate(result.directives) if d.name == "ordered"][0]
+    assert ordered not in result.structure.extents
+    assert names["barrier"] not in result.structure.extents
+
+
+def test_declare_simd_extent_is_the_function() -> None:
+    src = "#pragma omp declare simd\ndouble sq(double x) { return x * x; }\n"
+    assert _extent_text(src)["declare simd"] == "double sq(double x) { return x * x; }"
+
+
+def test_begin_end_pairs_nest() -> None:
+    src = ("#pragma omp begin declare target\nint a;\n"
+           "#pragma omp begin declare variant match(device={kind(gpu)})\nint g(void);\n"
+           "#pragma omp end declare variant\n#pragma omp end declare target\n")
+    result, _ = _run(src)
+    assert result.structure.pairs == {0: 3, 1: 2}
+    assert not result.findings
+
+
+def test_clause_less_declare_target_opens_a_region_in_c() -> None:
+    src = "#pragma omp declare target\nint a;\n#pragma omp end declare target\n#pragma omp declare target(a)\n"
+    result, _ = _run(src)
+    assert result.structure.pairs == {0: 1}
+    assert not result.findings
+
+
+def test_alternative_preprocessor_branches_do_not_unbalance() -> None:
+    src = ("#ifdef USE_HOST\n#pragma omp begin declare target device_type(host)\n#else\n"
+           "#pragma omp begin declare target\n#endif\nint a;\n#pragma omp end declare target\n")
+    result, _ = _run(src)
+    assert [f.code for f in result.findings] == []
+
+
+def test_unclosed_and_unopened() -> None:
+    src = "#pragma omp end declare target\n#pragma omp begin declare target\nint a;\n"
+    result, raw = _run(src)
+    assert [(f.code, raw[f.span[0]:f.span[1]].decode()) for f in result.findings] == [
+        ("OMP006", "end declare target"), ("OMP006", "begin declare target")]
+
+
+def test_fortran_block_extent_and_pairs() -> None:
+    src = ("program p\n  integer :: i, a(10)\n  !$omp parallel\n  a = 1\n  !$omp do\n  do i = 1, 10\n"
+           "    a(i) = i\n  end do\n  !$omp end parallel\nend program\n")
+    result, raw = _run(src, Language.FORTRAN)
+    assert result.structure.pairs == {0: 2}
+    span = result.structure.extents[0]
+    assert raw[span[0]:span[1]].decode().strip().startswith("a = 1")
+    loop = result.structure.extents[1]
+    assert raw[loop[0]:loop[1]].decode().startswith("do i = 1, 10") and raw[loop[0]:loop[1]].decode().endswith("end do")
+    assert not result.findings
+
+
+def test_fortran_combined_end_directive_and_optional_loop_end() -> None:
+    src = ("subroutine s(n, a)\n  integer :: n, i\n  real :: a(n)\n  !$omp target teams distribute parallel do\n"
+           "  do i = 1, n\n    a(i) = 0\n  end do\n  !$OMP END TARGET TEAMS DISTRIBUTE PARALLEL DO\n"
+           "  !$omp parallel do\n  do i = 1, n\n    a(i) = 1\n  end do\nend subroutine\n")
+    result, _ = _run(src, Language.FORTRAN)
+    assert result.structure.pairs == {0: 1}
+    assert not result.findings
+
+
+def test_fortran_strictly_structured_block_needs_no_end() -> None:
+    src = "program p\n  integer :: x\n  !$omp target\n  block\n    x = 1\n  end block\nend program\n"
+    result, _ = _run(src, Language.FORTRAN)
+    assert not result.findings
+
+
+def test_fortran_missing_end_reported_at_the_opening_directive() -> None:
+    src = "program p\n  !$omp parallel\n  !$omp single\n  x = 1\n  !$omp end parallel\nend program\n"
+    result, raw = _run(src, Language.FORTRAN)
+    assert [(f.code, raw[f.span[0]:f.span[1]].decode()) for f in result.findings] == [("OMP006", "single")]
+
+
+def test_fixed_form_pairs() -> None:
+    src = ("      program p\nc$omp parallel\n      x = 1\nc$omp end parallel\n"
+           "*$omp critical (lock)\n      x = 2\n*$omp end critical (lock)\n      end\n")
+    result, _ = _run(src, Language.FORTRAN_FIXED)
+    assert result.structure.pairs == {0: 1, 2: 3}
+    assert not result.findings
