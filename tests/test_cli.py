@@ -188,3 +188,12 @@ def test_examples_are_checked(tmp_path: Path) -> None:
     assert doc["files_checked"] >= 4
     flagged = {Path(d["file"]).name for d in doc["diagnostics"]}
     assert flagged == {"mistakes.c"}, doc["diagnostics"]
+
+
+def test_check_does_not_import_the_server_stack(tree: Path) -> None:
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "omp_lsp", "--check", str(tree / "good.c")],
+                       capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0
+    imported = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "omp_lsp.analysis.check" in imported
+    assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol", "cattrs", "asyncio")}
