@@ -120,3 +120,25 @@ def test_fixed_form_pairs() -> None:
     result, _ = _run(src, Language.FORTRAN_FIXED)
     assert result.structure.pairs == {0: 1, 2: 3}
     assert not result.findings
+
+
+def test_fortran_loop_extents_by_line_scanner() -> None:
+    src = ("subroutine s(n, a)\n  integer :: n, i, j\n  real :: a(n, n)\n  !$omp parallel do collapse(2)\n"
+           "  outer: do j = 1, n\n    do i = 1, n\n      a(i, j) = 0\n    end do\n  enddo outer\n"
+           "  !$omp simd\n  do 10 i = 1, n\n    a(i, 1) = 1\n10 continue\n  a(1, 1) = 2\nend subroutine\n")
+    ext = _extent_text(src, Language.FORTRAN)
+    assert ext["parallel do"].startswith("outer: do j = 1, n") and ext["parallel do"].endswith("enddo outer")
+    assert ext["simd"].startswith("do 10 i = 1, n") and ext["simd"].endswith("10 continue")
+
+
+def test_fixed_form_loop_extent() -> None:
+    src = ("      subroutine s(n, a)\n      integer n, i\n      real a(n)\nc$omp parallel do\n"
+           "      do 20 i = 1, n\n         a(i) = i\n   20 continue\n      end\n")
+    ext = _extent_text(src, Language.FORTRAN_FIXED)
+    assert ext["parallel do"].startswith("do 20 i = 1, n") and ext["parallel do"].endswith("20 continue")
+
+
+def test_loop_directive_not_followed_by_a_loop_has_no_extent() -> None:
+    src = "program p\n  !$omp do\n  x = 1\nend program\n"
+    result, _ = _run(src, Language.FORTRAN)
+    assert result.structure.extents == {}

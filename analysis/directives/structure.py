@@ -196,25 +196,64 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
     for i, closing in stack:
         if i not in optional:
             _unclosed(directives[i], closing, out)
-    tree = doc.tree if not fixed else None
-    if tree is not None:
-        _fortran_loop_extents(tree, directives, out)
-
-
-def _fortran_loop_extents(tree: "tree_sitter.Tree", directives: list[Directive], out: Structure) -> None:
     for i, d in enumerate(directives):
-        if association(d) != "loop" or i in out.extents:
-            continue
-        node = tree.root_node.descendant_for_byte_range(d.raw.span[1] - 1, d.raw.span[1])
-        while node is not None and node.type != "comment":
-            node = node.parent
-        if node is None:
-            continue
-        nxt = node.next_named_sibling
-        while nxt is not None and nxt.type == "comment":
-            nxt = nxt.next_named_sibling
-        if nxt is not None and nxt.type in ("do_loop", "do_label_statement", "do_concurrent"):
-            out.extents[i] = (nxt.start_byte, nxt.end_byte)
+        if association(d) == "loop" and i not in out.extents:
+            extent = _do_loop_after(src, d.raw.span[1], fixed)
+            if extent is not None:
+                out.extents[i] = extent
+
+
+_DO = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*[ \t]*:[ \t]*)?do(?![\w \t]*=[^=,]*$)(?:[ \t]+(\d+))?\b", re.I)
+_END_DO = re.compile(rb"[ \t]*(?:\d+[ \t]+)?end[ \t]*do\b", re.I)
+_LABEL = re.compile(rb"[ \t]*(\d+)[ \t]")
+
+
+def _do_loop_after(src: bytes, p: int, fixed: bool) -> Span | None:
+    """The DO loop that follows a loop directive, found by a line scanner (no tree needed):
+    block DO loops nest with END DO; a labelled DO ends at the statement with its label."""
+    n = len(src)
+    depth = 0
+    labels: list[bytes] = []
+    start = None
+    while p < n:
+        line_start = p if p == 0 or src[p - 1] == 0x0A else src.find(b"\n", p) + 1
+        if line_start <= 0 or line_start >= n:
+            return None
+        e = src.find(b"\n", line_start)
+        e = n if e < 0 else e
+        p = e + 1
+        raw = src[line_start:e].rstrip(b"\r")
+        if fixed:
+            if raw[:1] in (b"c", b"C", b"*", b"!") or not raw.strip():
+                continue
+            label = raw[:5].strip()
+            code = raw[6:72]
+            offset = line_start + 6
+        else:
+            stripped = raw.lstrip()
+            if not stripped or stripped[:1] == b"!":
+                continue
+            m = _LABEL.match(raw)
+            label = m.group(1) if m else b""
+            code = raw[m.end():] if m else raw
+            offset = line_start + (m.end() if m else 0)
+        do = _DO.match(code)
+        if start is None:
+            if do is None:
+                return None
+            start = offset + len(code) - len(code.lstrip())
+        if do is not None:
+            if do.group(1):
+                labels.append(do.group(1))
+            else:
+                depth += 1
+        elif _END_DO.match(code):
+            depth -= 1
+        while labels and label and labels[-1] == label:
+            labels.pop()
+        if depth <= 0 and not labels:
+            return start, line_start + len(raw.rstrip())
+    return None
 
 
 def analyse_structure(doc: Document, directives: list[Directive]) -> Structure:
