@@ -30,7 +30,7 @@ double table{k}[64];
 
 void kernel{k}(int n, double *restrict a, const double *restrict b) {{
   double sum = 0.0;
-#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: b[0:n]) thread_limit(128)
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) map(to: b[0:n]) thread_limit({limit})
   for (int i = 0; i < n; i++) {{
     a[i] = a[i] + scale{k}(b[i]) + table{k}[i % 64];
   }}
@@ -40,7 +40,7 @@ void kernel{k}(int n, double *restrict a, const double *restrict b) {{
     for (int i = 0; i < n; i++) {{
       sum += a[i] * b[i];
     }}
-#pragma omp target update from(a[0:n / 2])
+#pragma omp target update from(a[0:n / {part}])
   }}
 #pragma omp target enter data map(to: b[0:n])
 #pragma omp target map(tofrom: sum) if(target: n > {k}) device(0)
@@ -73,7 +73,7 @@ contains
     integer :: i
     s = 0.0d0
     !$omp target teams distribute parallel do map(tofrom: a(1:n)) &
-    !$omp& map(to: b(1:n)) thread_limit(128)
+    !$omp& map(to: b(1:n)) thread_limit({limit})
     do i = 1, n
       a(i) = a(i) + scale{k}(b(i)) + table{k}(mod(i, 64) + 1)
     end do
@@ -83,7 +83,7 @@ contains
     do i = 1, n
       s = s + a(i) * b(i)
     end do
-    !$omp target update from(a(1:n/2))
+    !$omp target update from(a(1:n/{part}))
     !$omp end target data
     a(1) = s
   end subroutine kernel{k}
@@ -94,7 +94,8 @@ end module m{k}
 
 def generate(unit: str, lines: int) -> str:
     per_unit = unit.count("\n")
-    return "".join(unit.format(k=k) for k in range(max(1, lines // per_unit)))
+    # Units differ in names and constants, so no two directives are the same text.
+    return "".join(unit.format(k=k, limit=32 + k % 97, part=2 + k % 13) for k in range(max(1, lines // per_unit)))
 
 
 def find_tool(name: str) -> str | None:
@@ -114,7 +115,8 @@ def omp_lsp_command() -> list[str]:
 
 def time_once(cmd: list[str], ok_codes: tuple[int, ...] = (0,)) -> float:
     start = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600)
+    # Run in the file's folder: flang writes .mod files into the working directory.
+    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600, cwd=Path(cmd[-1]).parent)
     elapsed = time.perf_counter() - start
     if proc.returncode not in ok_codes:
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout.decode()[-2000:]}"

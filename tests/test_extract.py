@@ -34,6 +34,7 @@ def find(src: str | bytes, language: Language) -> list[RawDirective]:
 def check_invariants(data: bytes, raw: RawDirective) -> None:
     assert 0 <= raw.span[0] <= raw.span[1] <= len(data)
     assert raw.span[0] <= raw.sentinel[0] <= raw.sentinel[1] <= raw.span[1]
+    assert all(logical < max(len(raw.body), 1) for logical, _ in raw.segments)
     for i, byte in enumerate(raw.body):
         if byte in b" \t\r\n":
             continue  # comments and line breaks become synthetic blanks
@@ -124,6 +125,8 @@ C_CASES = [
     ("backslash_splits_word", "#pragma omp paral\\\nlel\n", [("pragma", "parallel")]),
     ("backslash_before_name", "#pragma omp \\\nparallel\n", [("pragma", "parallel")]),
     ("backslash_then_comment", "#pragma omp parallel \\\n // just a comment\nint x;\n", [("pragma", "parallel")]),
+    # A '#pragma' line that a backslash joins to the previous pragma is that pragma's text.
+    ("backslash_then_pragma", "#pragma omp parallel \\\n#pragma omp for\n", [("pragma", "parallel #pragma omp for")]),
     ("backslash_in_string", '#pragma omp parallel if(s == "a\\\nb")\n', [("pragma", 'parallel if(s == "ab")')]),
     # line endings and non-ASCII
     ("crlf", "#pragma omp parallel\r\nint x;\r\n", [("pragma", "parallel")]),
@@ -241,6 +244,10 @@ PRAGMA_OPERATOR_CASES = [
     ("in_line_comment", '// _Pragma("omp parallel")\n', []),
     ("in_string", 'const char *s = "_Pragma(\\"omp parallel\\")";\n', []),
     ("in_comment_in_macro", '#define X /* _Pragma("omp parallel") */\n', []),
+    ("two_on_a_line", '_Pragma("omp parallel") _Pragma("omp for")\n', [("_Pragma", "parallel"), ("_Pragma", "for")]),
+    ("in_pragma_line", '#pragma omp parallel if(_Pragma("omp x"))\n', [("pragma", 'parallel if(_Pragma("omp x"))')]),
+    ("in_pragma_string", '_Pragma("omp critical(\\"_Pragma(\\"omp x\\")\\")")\n',
+     [("_Pragma", 'critical("_Pragma("omp x")")')]),
     ("mixed_order", '_Pragma("omp parallel")\n#pragma omp for\n_Pragma("omp barrier")\n',
      [("_Pragma", "parallel"), ("pragma", "for"), ("_Pragma", "barrier")]),
 ]
@@ -413,6 +420,8 @@ FIXED_CASES = [
     ("bang", "!$omp barrier\n", [("fixed", "barrier")]),
     ("mixed_case", "c$OmP barrier\n", [("fixed", "barrier")]),
     ("sentinel_only", "c$omp\n", [("fixed", "")]),
+    ("sentinel_only_at_eof", "*$omp", [("fixed", "")]),
+    ("short_lines", "c$omp\nc$omp\r\n!$omp", [("fixed", ""), ("fixed", ""), ("fixed", "")]),
     ("no_newline_at_eof", "c$omp barrier", [("fixed", "barrier")]),
     ("in_program", "      program p\nc$omp parallel\n      x = 1\nc$omp end parallel\n      end\n",
      [("fixed", "parallel"), ("fixed", "end parallel")]),

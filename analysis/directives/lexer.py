@@ -16,7 +16,7 @@ _TOKEN = re.compile(
     rb"""
      (?P<ws>[ \t\r\n\f\v]+)
     |(?P<ident>[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*)
-    |(?P<number>(?:\d+\.?\d*|\.\d+)(?:[eEdD][+-]?\d+)?[A-Za-z0-9_]*)
+    |(?P<number>(?:\d+(?:\.(?![A-Za-z]+\.)\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?[A-Za-z0-9_]*)  # 1.eq.n: 1 .eq. n
     |(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
     |(?P<badstring>["'].*)
     |(?P<dotop>\.[A-Za-z]+\.)

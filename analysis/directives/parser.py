@@ -91,6 +91,20 @@ def name_index(fortran: bool) -> NameIndex:
     return index
 
 
+@lru_cache(maxsize=2)
+def clause_first_versions(fortran: bool) -> dict[str, Version]:
+    """The first OpenMP version in which each clause exists on some directive of the language."""
+    out: dict[str, Version] = {}
+    wrong = "c" if fortran else "fortran"
+    for spec in tables.DIRECTIVES.values():
+        if spec.lang == wrong:
+            continue
+        for name, since in spec.clauses.items():
+            first = since[0] if isinstance(since, tuple) else since
+            out[name] = min(out.get(name, first), first)
+    return out
+
+
 def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -> str | None:
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return found[0] if found else None
@@ -108,6 +122,10 @@ class _Parse:
         self.version = version
         self.toks: list[Token] = tokenize(raw.body)
         self.findings: list[Finding] = []
+        # The directive itself needs a newer version: its clauses are not reported again.
+        self.directive_not_in_version = False
+        # The clause being read: where "empty" arguments are reported.
+        self.clause_span: Span | None = None
 
     # -- helpers
     def span(self, a: int, b: int) -> Span:
@@ -232,11 +250,15 @@ class _Parse:
         if not index._fits(spec):
             self._wrong_language(directive)
             return directive
+        longer = self._misspelt_longer_name(index, n_name, spec)
+        if longer is not None:
+            return longer
         if underscores and self.version < 60:
             self.report("OMP007", f"directive names spelled with underscores need OpenMP 6.0; "
                         f"the selected version is {version_text(self.version)}: write '{spec.name}'", name_span,
                         fixes=[Fix(f"Change to '{spec.name}'", ((name_span, spec.name),))])
         if not allowed_in(spec.since, self.version):
+            self.directive_not_in_version = True
             self.report("OMP007", f"'{spec.name}' is an {_since_text(spec.since)} directive; "
                         f"the selected version is {version_text(self.version)}", name_span)
         i = self._directive_argument(directive, n_name)
@@ -244,11 +266,49 @@ class _Parse:
         self._unique(directive)
         return directive
 
+    def _misspelt_longer_name(self, index: NameIndex, n_name: int, spec: DirectiveSpec) -> Directive | None:
+        """`target teamz`, `target exit dta`, `target teams distribute parallel fro`: the words after a
+        matched name are a misspelling of a longer directive name rather than clauses."""
+        toks = self.toks
+        extra: list[str] = []
+        j = n_name
+        while j < len(toks) and toks[j].kind == "ident" and len(extra) < 4:
+            extra.append(self.word(toks[j]))
+            j += 1
+        if not extra or extra[0] in spec.clauses:
+            return None
+        known_clause = extra[0] in tables.CLAUSES
+        prefix = spec.name + " "
+        best: tuple[float, str, int] | None = None
+        for name in index.own:
+            if not name.startswith(prefix):
+                continue
+            rest = name[len(prefix):].split()
+            m = len(rest)
+            if len(extra) < m or extra[:m] == rest:
+                continue
+            if known_clause and extra[0] != rest[0]:
+                continue  # a real clause that is only misplaced (OMP003), e.g. 'target simdlen(4)'
+            after = n_name + m
+            if after < len(toks) and toks[after].text == "(" and index.names[index.key(name.split())].argument is None:
+                continue  # 'word(...)' is a clause, not part of a name
+            ratio = difflib.SequenceMatcher(None, " ".join(extra[:m]), " ".join(rest)).ratio()
+            if ratio >= 0.8 and (best is None or ratio > best[0]):
+                best = (ratio, name, m)
+        if best is None:
+            return None
+        _, name, m = best
+        span = self.span(0, n_name + m)
+        written = " ".join([spec.name] + extra[:m])
+        self.report("OMP001", f"unknown OpenMP directive '{written}'; did you mean '{name}'?", span,
+                    fixes=[Fix(f"Change to '{name}'", ((span, name),))], suggestion=name)
+        return Directive(self.raw, "", span, None)
+
     def _unknown_directive(self, index: NameIndex) -> Directive:
         toks = self.toks
-        words = [self.word(t) for t in toks[:4] if t.kind == "ident"]
+        words = [self.word(t) for t in toks[:8] if t.kind == "ident"]
         n_idents = 0
-        while n_idents < len(toks) and n_idents < 4 and toks[n_idents].kind == "ident":
+        while n_idents < len(toks) and n_idents < 8 and toks[n_idents].kind == "ident":
             n_idents += 1
         best_name, best_ratio, best_len = None, 0.0, 1
         for k in range(1, n_idents + 1):
@@ -258,7 +318,16 @@ class _Parse:
                 if ratio > best_ratio or (ratio == best_ratio and best_name and len(name) < len(best_name)):
                     best_name, best_ratio, best_len = name, ratio, k
         span = self.span(0, 1)
-        if best_name and best_ratio >= 0.7:
+        ended = next((k for k in range(n_idents, 1, -1) if words[0] == "end"
+                      and " ".join(words[1:k]) in tables.DIRECTIVES), None)
+        if ended is not None and not self.fortran:
+            span = self.span(0, ended)
+            self.report("OMP001", f"'{' '.join(words[:ended])}' is a Fortran end directive; in C/C++ a construct "
+                        "ends with its structured block", span)
+        elif words[0] in tables.CLAUSES and not (best_name and best_ratio >= 0.7 and words[0] in best_name.split()):
+            self.report("OMP001", f"unknown OpenMP directive '{words[0]}': '{words[0]}' is a clause; "
+                        "a directive name must come first", span)
+        elif best_name and best_ratio >= 0.7:
             wrong_span = self.span(0, best_len)
             self.report("OMP001", f"unknown OpenMP directive '{' '.join(words[:best_len])}'; did you mean '{best_name}'?",
                         wrong_span, fixes=[Fix(f"Change to '{best_name}'", ((wrong_span, best_name),))],
@@ -272,10 +341,16 @@ class _Parse:
         spec = directive.spec
         assert spec is not None
         if self.fortran:
-            other = spec.name.replace(" for", " do").replace("for ", "do ")
-            if other == "for":
-                other = "do"
-            hint = f"; in Fortran write '{other}'" if other in tables.DIRECTIVES else ""
+            other = " ".join("do" if w == "for" else w for w in spec.name.split())
+            if spec.name in ("begin declare target", "end declare target"):
+                hint = ("; Fortran has no delimited form: put '!$omp declare target' (with the list, or alone "
+                        "for the enclosing procedure) in the specification part")
+            elif spec.name.startswith(("begin ", "end ")):
+                hint = "; Fortran has no delimited form of it"
+            elif other != spec.name and other in tables.DIRECTIVES:
+                hint = f"; in Fortran write '{other}'"
+            else:
+                hint = ""
             self.report("OMP001", f"'{spec.name}' is a C/C++ directive{hint}", directive.name_span)
         elif spec.name.startswith("end ") and spec.association == "end":
             self.report("OMP001", f"'{spec.name}' is a Fortran end directive; in C/C++ a construct ends "
@@ -283,7 +358,7 @@ class _Parse:
         else:
             words = ["for" if w == "do" else w for w in spec.name.split()]
             other = " ".join(words)
-            hint = f"; in C/C++ write '{other}'" if other in tables.DIRECTIVES else ""
+            hint = f"; in C/C++ write '{other}'" if other != spec.name and other in tables.DIRECTIVES else ""
             self.report("OMP001", f"'{spec.name}' is a Fortran directive{hint}", directive.name_span)
 
     def _directive_argument(self, directive: Directive, i: int) -> int:
@@ -318,14 +393,20 @@ class _Parse:
         toks = self.toks
         n = len(toks)
         takes_nothing = not spec.clauses and spec.argument is None
-        if takes_nothing and i < n:
+        # A real clause name after a directive that takes none is a misplaced clause (OMP003, as the
+        # compilers report it); anything else is extra text that the compilers ignore (OMP009).
+        if takes_nothing and i < n and not (toks[i].kind == "ident" and self.word(toks[i]) in tables.CLAUSES):
             self.report("OMP009", f"'{spec.name}' takes no clauses; the rest of the line is ignored",
                         self.span(i, n), fixes=[Fix("Remove the extra tokens", ((self._trim_span(i, n), ""),))])
             return
         while i < n:
             tok = toks[i]
-            if tok.kind == "punct" and tok.text == "," and directive.clauses:
+            if (tok.kind == "punct" and tok.text == "," and directive.clauses and i + 1 < n
+                    and toks[i + 1].kind == "ident"):
                 i += 1
+                continue
+            if tok.kind == "punct" and tok.text == "," and directive.clauses and i + 1 == n:
+                i += 1  # a trailing comma: the compilers accept it
                 continue
             if tok.kind != "ident":
                 j = i + 1
@@ -361,12 +442,10 @@ class _Parse:
         if close >= 0:
             clause.args_span = self.span(j + 1, close)
         directive.clauses.append(clause)
+        self.clause_span = clause.span
         if cspec is None:
             allowed = [c for c in spec.clauses]
             guess = _suggest(name, allowed) or _suggest(name, tables.CLAUSES.keys(), 0.75)
-            more = self._directive_word_hint(directive, name)
-            if more:
-                guess = more
             message = f"unknown clause '{name}'" + (f"; did you mean '{guess}'?" if guess else "")
             fixes = [Fix(f"Change to '{guess}'", ((name_span, guess),))] if guess else []
             self.report("OMP002", message, name_span, fixes=fixes, suggestion=guess)
@@ -377,9 +456,19 @@ class _Parse:
                         f"{'Fortran' if self.fortran else 'C/C++'}", name_span)
         elif since is None:
             self.report("OMP003", f"clause '{name}' is not allowed on '{spec.name}'", clause.span)
-        elif not allowed_in(since, self.version):
-            self.report("OMP007", f"clause '{name}' on '{spec.name}' needs {_since_text(since)}; "
-                        f"the selected version is {version_text(self.version)}", name_span)
+        elif not allowed_in(since, self.version) and not self.directive_not_in_version:
+            first = clause_first_versions(self.fortran).get(name, self.version)
+            selected = version_text(self.version)
+            if isinstance(since, tuple) and self.version > since[1]:
+                self.report("OMP007", f"clause '{name}' on '{spec.name}' is allowed only in {_since_text(since)}; "
+                            f"the selected version is {selected}", name_span)
+            elif first > self.version:
+                # The spelling itself is newer than the selected version (has_device_addr in 5.0).
+                self.report("OMP007", f"clause '{name}' needs {_since_text(since)}; the selected version is "
+                            f"{selected}", name_span)
+            else:
+                self.report("OMP003", f"clause '{name}' is not allowed on '{spec.name}' in OpenMP {selected} "
+                            f"(allowed from {_since_text(since)} on)", clause.span)
         shape = spec.shape_overrides.get(name, cspec.shape)
         if shape == "none":
             if close >= 0:
@@ -390,14 +479,6 @@ class _Parse:
         else:
             _READERS[shape](self, clause, cspec, j + 1, close, directive)
         return end
-
-    def _directive_word_hint(self, directive: Directive, word: str) -> str | None:
-        """A misspelt word that would extend the directive name (target teamz -> teams)."""
-        index = name_index(self.fortran)
-        prefix = directive.name
-        options = [name[len(prefix) + 1:].split()[0] for name in index.own
-                   if name.startswith(prefix + " ")]
-        return _suggest(word, options, 0.7)
 
     def _unique(self, directive: Directive) -> None:
         spec = directive.spec
@@ -436,36 +517,95 @@ class _Parse:
         calls = {m[:-2] for m in allowed if m.endswith("()")}
         for x, y in self.split(a, b, ","):
             if x == y:
-                self.report("OMP004", f"empty modifier in '{clause.name}'", self.span(x, y))
+                self.report("OMP004", f"empty modifier in '{clause.name}'", self._gap(x))
                 continue
             toks = self.toks[x:y]
-            if all(t.kind == "ident" for t in toks):
-                name = " ".join(self.word(t) for t in toks)
-                if name in plain:
-                    clause.modifiers.append(Modifier(name, self.span(x, y)))
-                    self._modifier_version(clause, cspec, name, self.span(x, y))
-                    if cspec.unique_key == "modifier":
-                        self._if_modifier(clause, directive, name, self.span(x, y))
-                    continue
-            if toks[0].kind == "ident" and len(toks) > 1 and toks[1].text == "(" and self.close_of(x + 1, y) == y - 1:
-                name = self.word(toks[0])
-                if name in calls:
-                    clause.modifiers.append(Modifier(name, self.span(x, y), self.expr(x + 2, y - 1)))
-                    self._modifier_version(clause, cspec, name + "()", self.span(x, x + 1))
-                    continue
+            # Modifiers may also be separated by white space only (map(always close tofrom: x), 5.0/5.1).
+            words = self._segment_modifiers(x, y, plain, calls)
+            if words is not None and all(w[0] is not None for w in words):
+                for name, s, e in words:
+                    self._add_modifier(clause, cspec, directive, name, s, e)
+                continue
             if "<expr>" in allowed:
                 clause.modifiers.append(Modifier("<expr>", self.span(x, y), self.expr(x, y)))
                 continue
-            word = " ".join(self.word(t) for t in toks) if all(t.kind == "ident" for t in toks) else self.text(x, y)
             names = sorted(plain | calls)
             if not names:
                 self.report("OMP004", f"clause '{clause.name}' takes no modifiers", self.span(x, y))
                 continue
-            guess = _suggest(word, names)
-            message = f"unknown modifier '{word}' in '{clause.name}'" + (
-                f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(names)}")
-            fixes = [Fix(f"Change to '{guess}'", ((self.span(x, y), guess),))] if guess else []
-            self.report("OMP004", message, self.span(x, y), fixes=fixes, suggestion=guess)
+            if words is not None:  # words side by side, some unknown: report each unknown one
+                for name, s, e in words:
+                    if name is not None:
+                        self._add_modifier(clause, cspec, directive, name, s, e)
+                    else:
+                        self._unknown_modifier(clause, self.word(self.toks[s]), self.span(s, e), names)
+                continue
+            word = " ".join(self.word(t) for t in toks) if all(t.kind == "ident" for t in toks) else self.text(x, y)
+            self._unknown_modifier(clause, word, self.span(x, y), names)
+
+    def _segment_modifiers(self, x: int, y: int, plain: set[str], calls: set[str]
+                           ) -> list[tuple[str | None, int, int]] | None:
+        """Split tokens [x, y) into modifiers: (name, start, end), name None for an unknown word.
+        None when the tokens are not a sequence of words and word(...) calls."""
+        toks = self.toks
+        out: list[tuple[str | None, int, int]] = []
+        j = x
+        while j < y:
+            if toks[j].kind != "ident":
+                return None
+            if j + 1 < y and toks[j + 1].text == "(":
+                close = self.close_of(j + 1, y)
+                if close < 0:
+                    return None
+                out.append((self.word(toks[j]) + "()" if self.word(toks[j]) in calls else None, j, close + 1))
+                j = close + 1
+                continue
+            for k in range(min(4, y - j), 0, -1):  # longest multi-word modifier first (target enter data)
+                seg = toks[j:j + k]
+                if all(t.kind == "ident" for t in seg) and " ".join(self.word(t) for t in seg) in plain:
+                    out.append((" ".join(self.word(t) for t in seg), j, j + k))
+                    j += k
+                    break
+            else:
+                out.append((None, j, j + 1))
+                j += 1
+        return out
+
+    def _add_modifier(self, clause: Clause, cspec: ClauseSpec, directive: Directive, name: str, s: int,
+                      e: int) -> None:
+        span = self.span(s, e)
+        if name.endswith("()"):
+            clause.modifiers.append(Modifier(name[:-2], span, self.expr(s + 2, e - 1)))
+            self._modifier_version(clause, cspec, name, self.span(s, s + 1))
+            return
+        clause.modifiers.append(Modifier(name, span))
+        self._modifier_version(clause, cspec, name, span)
+        if cspec.unique_key == "modifier":
+            self._if_modifier(clause, directive, name, span)
+
+    def _unknown_modifier(self, clause: Clause, word: str, span: Span, names: list[str]) -> None:
+        guess = _suggest(word, names)
+        message = f"unknown modifier '{word}' in '{clause.name}'" + (
+            f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(names)}")
+        fixes = [Fix(f"Change to '{guess}'", ((span, guess),))] if guess else []
+        self.report("OMP004", message, span, fixes=fixes, suggestion=guess)
+
+    def _gap(self, x: int) -> Span:
+        """A visible span for an empty part at token x: the separator around it."""
+        toks = self.toks
+        if x < len(toks) and toks[x].text in (",", ":"):
+            return self.span(x, x + 1)
+        if 0 < x <= len(toks) and toks[x - 1].text in (",", ":"):
+            return self.span(x - 1, x)
+        if self.clause_span is not None:
+            return self.clause_span
+        return self.span(max(x - 1, 0), x + 1)
+
+    def _empty(self, a: int) -> Span:
+        """Where an empty argument list is reported: the clause, or the parentheses."""
+        if self.clause_span is not None:
+            return self.clause_span
+        return self.span(max(a - 1, 0), a + 1)
 
     def _modifier_version(self, clause: Clause, cspec: ClauseSpec, name: str, span: Span) -> None:
         since = cspec.modifier_since.get(name) or cspec.modifier_since.get(name.rstrip("()"))
@@ -482,12 +622,19 @@ class _Parse:
 
     def _keyword(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, what: str = "argument") -> Modifier | None:
         if a >= b:
-            self.report("OMP004", f"clause '{clause.name}' needs an {what}", self.span(a, b))
+            self.report("OMP004", f"clause '{clause.name}' needs an {what}", self._gap(a) if what == "category" else clause.span)
             return None
         word = self.text(a, b)
         word_cmp = word.lower() if self.fortran else word
         options = cspec.keywords if what == "argument" else cspec.categories
         mod = Modifier(word_cmp, self.span(a, b))
+        toks = self.toks
+        if b - a >= 2 and toks[a].kind == "ident" and self.word(toks[a]) in options:
+            # schedule(static 4), defaultmap(tofrom scalar): the separator is missing.
+            sep = "':'" if cspec.shape == "defaultmap" and what == "argument" else "','"
+            self.report("OMP004", f"expected {sep} between '{toks[a].text}' and '{toks[a + 1].text}'",
+                        self.span(a, a + 2))
+            return Modifier(self.word(toks[a]), self.span(a, a + 1))
         if word_cmp not in options:
             guess = _suggest(word_cmp, options)
             message = f"'{word}' is not a valid {what} of '{clause.name}'" + (
@@ -514,7 +661,7 @@ class _Parse:
             return
         for x, y in self.split(a, b, ","):
             if x == y:
-                self.report("OMP004", f"empty argument in '{clause.name}'", self.span(x, y))
+                self.report("OMP004", f"empty argument in '{clause.name}'", self._gap(x))
             else:
                 clause.exprs.append(self.expr(x, y))
 
@@ -524,7 +671,8 @@ class _Parse:
             if cspec.modifiers:
                 self._modifiers(clause, cspec, before[0], before[1], directive)
             else:
-                self.report("OMP004", f"clause '{clause.name}' takes no modifiers", self.span(*before))
+                where = self.span(*before) if before[0] < before[1] else self._gap(before[1])
+                self.report("OMP004", f"clause '{clause.name}' takes no modifiers", where)
         clause.items = self._items(x, y, f"'{clause.name}'", cspec)
 
     def read_keyword(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
@@ -541,7 +689,7 @@ class _Parse:
         clause.keyword = self._keyword(clause, cspec, *parts[0])
         for p, q in parts[1:]:
             if p == q:
-                self.report("OMP004", f"empty argument in '{clause.name}'", self.span(p, q))
+                self.report("OMP004", f"empty argument in '{clause.name}'", self._gap(p))
             else:
                 clause.exprs.append(self.expr(p, q))
 
@@ -558,14 +706,14 @@ class _Parse:
         if before is None:
             self.report("OMP004", f"clause '{clause.name}' needs a reduction identifier and ':' before its list",
                         clause.span)
-            clause.items = self._items(x, y, f"'{clause.name}'")
+            clause.items = self._items(x, y, f"'{clause.name}'", adjacent=False)
             return
         parts = self.split(*before, ",")
         *mods, ident = parts
         if mods:
             self._modifiers(clause, cspec, mods[0][0], mods[-1][1], directive)
         if ident[0] == ident[1]:
-            self.report("OMP004", f"clause '{clause.name}' needs a reduction identifier", self.span(*ident))
+            self.report("OMP004", f"clause '{clause.name}' needs a reduction identifier", clause.span)
         else:
             clause.exprs.append(self.expr(*ident))
         clause.items = self._items(x, y, f"'{clause.name}'")
@@ -593,9 +741,14 @@ class _Parse:
         toks = self.toks
         plain = {m for m in cspec.modifiers if not m.endswith("()")}
         # Old form: val(list) / ref(list) / uval(list)
-        if (y - x >= 3 and toks[x].kind == "ident" and self.word(toks[x]) in plain and toks[x + 1].text == "("
-                and self.close_of(x + 1, y) == y - 1):
+        old_form = (y - x >= 3 and toks[x].kind == "ident" and toks[x + 1].text == "("
+                    and self.close_of(x + 1, y) == y - 1)
+        if old_form and self.word(toks[x]) in plain:
             clause.modifiers.append(Modifier(self.word(toks[x]), self.span(x, x + 1)))
+            clause.items = self._items(x + 2, y - 1, f"'{clause.name}'")
+        elif old_form and self.word(toks[x]) + "()" not in cspec.modifiers:
+            # linear(reff(x)): a list item is a variable, so word(...) can only be a modifier.
+            self._unknown_modifier(clause, self.word(toks[x]), self.span(x, x + 1), sorted(plain))
             clause.items = self._items(x + 2, y - 1, f"'{clause.name}'")
         else:
             clause.items = self._items(x, y, f"'{clause.name}'")
@@ -608,7 +761,9 @@ class _Parse:
              ((t - s == 1 and self.word(toks[s]) in plain) or
               (self.word(toks[s]) + "()" in cspec.modifiers and t - s >= 3 and toks[s + 1].text == "(")))
             for s, t in parts)
-        if is_mods and not (len(parts) == 1 and q - p == 1 and self.word(toks[p]) not in plain):
+        # Before 5.2 a lone word after ':' is the step (a variable that may be called val).
+        step_word = self.version < 52 and all(t - s == 1 for s, t in parts)
+        if is_mods and not step_word and not (len(parts) == 1 and q - p == 1 and self.word(toks[p]) not in plain):
             self._modifiers(clause, cspec, p, q, directive)
         elif self._need_args(clause, p, q, "a step after ':'"):
             clause.exprs.append(self.expr(p, q))
@@ -620,7 +775,11 @@ class _Parse:
             return
         clause.items = self._items(*before, f"'{clause.name}'")
         if self._need_args(clause, *after, "an alignment after ':'"):
-            clause.exprs.append(self.expr(*after))
+            parts = self.split(*after, ",")
+            if len(parts) > 1:
+                self.report("OMP004", f"clause '{clause.name}' takes one alignment after ':'; list items go "
+                            "before it", self.span(parts[1][0] - 1, after[1]))
+            clause.exprs.append(self.expr(*parts[0]))
 
     def read_opt_expr(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
         self.read_expr(clause, cspec, a, b, directive)
@@ -662,7 +821,7 @@ class _Parse:
         toks = self.toks
         for p, q in self.split(x, y, ","):
             if p == q:
-                self.report("OMP004", f"empty allocator in '{clause.name}'", self.span(p, q))
+                self.report("OMP004", f"empty allocator in '{clause.name}'", self._gap(p))
                 continue
             if toks[p].kind == "ident" and q - p >= 3 and toks[p + 1].text == "(" and self.close_of(p + 1, q) == q - 1:
                 clause.items.append(ListItem(self.text(p, p + 1), self.span(p, p + 1), self.text(p, p + 1),
@@ -675,24 +834,29 @@ class _Parse:
         clause.selector = self._selector(a, b)
 
     # -- list items
-    def _items(self, a: int, b: int, where: str, cspec: ClauseSpec | None = None) -> list[ListItem]:
+    def _items(self, a: int, b: int, where: str, cspec: ClauseSpec | None = None,
+               adjacent: bool = True) -> list[ListItem]:
         if a >= b:
-            self.report("OMP004", f"empty list in {where}", self.span(a, b))
+            self.report("OMP004", f"empty list in {where}", self._empty(a))
             return []
         items = []
         for x, y in self.split(a, b, ","):
             if x == y:
-                self.report("OMP004", f"empty list item in {where}", self.span(x, y))
+                self.report("OMP004", f"empty list item in {where}", self._gap(x))
                 continue
-            items.append(self._item(x, y, cspec))
+            items.append(self._item(x, y, cspec, adjacent))
         return items
 
-    def _item(self, a: int, b: int, cspec: ClauseSpec | None = None) -> ListItem:
+    def _item(self, a: int, b: int, cspec: ClauseSpec | None = None, adjacent: bool = True) -> ListItem:
         toks = self.toks
         item = ListItem(self.text(a, b), self.span(a, b))
         if a >= b:
             return item
-        self._adjacent_check(a, b, cspec)
+        if b - a == 1 and toks[a].kind in ("number", "string"):
+            self.report("OMP004", f"expected a variable name, found '{toks[a].text}'", item.span)
+            return item
+        if adjacent:
+            self._adjacent_check(a, b, cspec)
         j = a
         if self.fortran and toks[j].text == "/" and b - a == 3 and toks[a + 1].kind == "ident" and toks[b - 1].text == "/":
             item.name = self.word(toks[a + 1])
@@ -762,7 +926,7 @@ class _Parse:
         dims = self.split(a, b, ",") if self.fortran else [(a, b)]
         out = []
         for x, y in dims:
-            parts = self.split(x, y, ":")
+            parts = self._section_parts(x, y)
             sub = Subscript(self.span(x, y), is_section=len(parts) > 1)
             exprs = [self.expr(p, q) if p < q else None for p, q in parts]
             sub.lower = exprs[0]
@@ -773,16 +937,50 @@ class _Parse:
             out.append(sub)
         return out
 
+    def _section_parts(self, a: int, b: int) -> list[tuple[int, int]]:
+        """Split a subscript on its top-level ':'s; '::' is two of them (a(::2), a[1::2]) except
+        for a C++ scope operator before a name (a[ns::n : 4], a[::n])."""
+        toks = self.toks
+        parts: list[tuple[int, int]] = []
+        depth = 0
+        ternary = 0
+        start = a
+        for j in range(a, b):
+            t = toks[j]
+            if t.kind != "punct":
+                continue
+            if t.text in OPEN:
+                depth += 1
+            elif t.text in CLOSE:
+                depth -= 1
+            elif depth == 0 and t.text == "?":
+                ternary += 1
+            elif depth == 0 and t.text == ":":
+                if ternary:
+                    ternary -= 1
+                    continue
+                parts.append((start, j))
+                start = j + 1
+            elif depth == 0 and t.text == "::":
+                scope = (self.language is Language.CPP and j + 1 < b and toks[j + 1].kind == "ident")
+                if scope:
+                    continue
+                parts.append((start, j))
+                parts.append((j, j))
+                start = j + 1
+        parts.append((start, b))
+        return parts
+
     # -- context selectors
     def _selector(self, a: int, b: int) -> ContextSelector:
         toks = self.toks
         selector = ContextSelector(self.span(a, b))
         if a >= b:
-            self.report("OMP004", "empty context selector", self.span(a, b))
+            self.report("OMP004", "empty context selector", self._empty(a))
             return selector
         for x, y in self.split(a, b, ","):
             if x == y:
-                self.report("OMP004", "empty trait set in the context selector", self.span(x, y))
+                self.report("OMP004", "empty trait set in the context selector", self._gap(x))
                 continue
             ok = (y - x >= 4 and toks[x].kind == "ident" and toks[x + 1].text == "=" and toks[x + 2].text == "{"
                   and self.close_of(x + 2, y) == y - 1)
@@ -793,7 +991,7 @@ class _Parse:
             for p, q in self.split(x + 3, y - 1, ","):
                 if p == q:
                     if not (x + 3 == y - 1):
-                        self.report("OMP004", "empty trait selector", self.span(p, q))
+                        self.report("OMP004", "empty trait selector", self._gap(p))
                     continue
                 sel = self._trait_selector(p, q)
                 if sel is not None:
@@ -831,7 +1029,7 @@ class _Parse:
         props = []
         for x, y in self.split(a, b, ","):
             if x == y:
-                self.report("OMP004", "empty trait property", self.span(x, y))
+                self.report("OMP004", "empty trait property", self._gap(x))
                 continue
             prop = TraitProperty(self.text(x, y), self.span(x, y))
             if y - x == 1 and toks[x].kind == "ident":

@@ -78,6 +78,12 @@ class _Builder:
         return b"".join(self.parts), self.segments or [(0, 0)]
 
 
+def _rstrip(body: bytes, segments: list[tuple[int, int]], at: int) -> tuple[bytes, list[tuple[int, int]]]:
+    """The body without trailing blanks, and only the segments that still map part of it."""
+    body = body.rstrip(b" \t\r")
+    return body, [seg for seg in segments if seg[0] < len(body)] or [(0, at)]
+
+
 # ---------------------------------------------------------------- C and C++
 
 _PRAGMA = re.compile(rb"^[ \t]*(#[ \t]*pragma[ \t]+omp)(?![A-Za-z0-9_$])", re.M)
@@ -171,8 +177,8 @@ def _scan_c_pragma(src: bytes, sentinel: Span) -> RawDirective:
     else:
         end = n
     flush(min(i, n) if i <= n else n)
-    body, segments = out.build()
-    directive = RawDirective("pragma", sentinel, sentinel, body.rstrip(b" \t\r"), segments, problems)
+    body, segments = _rstrip(*out.build(), sentinel[1])
+    directive = RawDirective("pragma", sentinel, sentinel, body, segments, problems)
     last = directive.source_offset(len(directive.body)) if directive.body else sentinel[1]
     directive.span = (sentinel[0], max(last, end) if problems else last)
     return directive
@@ -214,7 +220,8 @@ def _underscore_pragma(src: bytes, match: re.Match[bytes]) -> RawDirective | Non
         end = close.end() if close else i + 1
         if close is None:
             problems.append(Problem((start, i + 1), "_Pragma is missing its closing ')'"))
-    return RawDirective("_Pragma", (start, end), (start, omp_end), body.rstrip(b" \t"), segments, problems)
+    body, segments = _rstrip(body, segments, omp_end)
+    return RawDirective("_Pragma", (start, end), (start, omp_end), body, segments, problems)
 
 
 def _c_context(tree: "tree_sitter.Tree | None", offset: int) -> str:
@@ -222,6 +229,7 @@ def _c_context(tree: "tree_sitter.Tree | None", offset: int) -> str:
     if tree is None:
         return "code"
     node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    child = None
     while node is not None:
         if node.type in _SKIP_NODES and node.start_byte < offset:
             return "skip"
@@ -229,13 +237,26 @@ def _c_context(tree: "tree_sitter.Tree | None", offset: int) -> str:
             return "skip"
         if node.type in _MACRO_NODES:
             return "macro"
-        node = node.parent
+        if node.type == "preproc_if" and child is not None and _disabled_branch(node, child):
+            return "skip"
+        child, node = node, node.parent
     return "code"
+
+
+def _disabled_branch(node: "tree_sitter.Node", child: "tree_sitter.Node") -> bool:
+    """`#if 0` ... (the first branch) is never compiled."""
+    condition = node.child_by_field_name("condition")
+    alternative = node.child_by_field_name("alternative")
+    if condition is None or condition.text not in (b"0", b"false"):
+        return False
+    return alternative is None or child.start_byte < alternative.start_byte
 
 
 def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]:
     found: list[RawDirective] = []
     for m in _PRAGMA.finditer(src):
+        if found and m.start(1) < found[-1].span[1]:
+            continue  # text of the previous pragma (after a backslash-newline or in its comment)
         context = _c_context(tree, m.start(1))
         if context == "skip":
             continue
@@ -243,7 +264,13 @@ def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]
         directive.in_macro = context == "macro"
         found.append(directive)
     if b"_Pragma" in src:
+        pragma_starts = [d.span[0] for d in found]
+        pragma_ends = [d.span[1] for d in found]
+        last_end = 0
         for m in _UNDERSCORE_PRAGMA.finditer(src):
+            i = bisect_right(pragma_starts, m.start()) - 1
+            if m.start() < last_end or (i >= 0 and m.start() < pragma_ends[i]):
+                continue  # inside a #pragma line or the previous _Pragma: part of its text
             context = _c_context(tree, m.start())
             if context == "skip":
                 continue
@@ -251,6 +278,7 @@ def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]
             if directive is not None:
                 directive.in_macro = context != "code"
                 found.append(directive)
+                last_end = directive.span[1]
         found.sort(key=lambda d: d.span[0])
     return found
 
@@ -395,7 +423,7 @@ def extract_fixed(src: bytes) -> list[RawDirective]:
         text = line[6:FIXED_LINE_LENGTH]
         content_len = _split_comment(text)
         content = text[:content_len].rstrip(b" \t")
-        content_start = start + 6
+        content_start = start + min(6, len(line))  # a short line has no column 7
         if col6 in (b"", b" ", b"0", b"\t"):
             finish()
             out = _Builder()
@@ -423,3 +451,7 @@ def extract(src: bytes, language: Language, tree: "tree_sitter.Tree | None" = No
     if language is Language.FORTRAN_FIXED:
         return extract_fixed(src) if b"$" in src else []
     return extract_c(src, tree) if b"omp" in src else []
+
+
+# Public name for the Fortran block scanner (structure).
+split_fortran_comment = _split_comment

@@ -8,11 +8,13 @@ following DO loop and may have an optional `end` directive.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Finding, Fix, Related
-from ..syntax import Document, Span
+from ..syntax import Document, Language, Span
+from .fortran_blocks import BlockEvent, block_events, statements
 from .nodes import Directive
 
 if TYPE_CHECKING:
@@ -149,58 +151,110 @@ def _unclosed(d: Directive, closing: str, out: Structure) -> None:
 
 # ---------------------------------------------------------------- Fortran
 
-_BLOCK_STATEMENT = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*[ \t]*:[ \t]*)?block[ \t]*(?:!.*)?\r?$", re.I)
-_CODE_LINE = re.compile(rb"[ \t]*([^ \t\r\n!])")
-
-
-def _next_code_line(src: bytes, p: int, fixed: bool) -> bytes:
-    n = len(src)
-    while p < n:
-        e = src.find(b"\n", p)
-        e = n if e < 0 else e
-        line = src[p:e]
-        if fixed:
-            is_code = line[:1] not in (b"c", b"C", b"*", b"!") and line.strip()
-            line = line[6:] if is_code else line
-        else:
-            m = _CODE_LINE.match(line)
-            is_code = m is not None
-        if is_code:
-            return line
-        p = e + 1
-    return b""
-
-
 def _fortran_structure(doc: Document, directives: list[Directive], out: Structure) -> None:
     src = doc.source
-    fixed = doc.language.value == "fortran-fixed"
-    stack: list[tuple[int, str]] = []
+    fixed = doc.language is Language.FORTRAN_FIXED
+    stmts = statements(src, fixed)
+    starts = [st.start for st in stmts]
     optional: set[int] = set()
     for i, d in enumerate(directives):
-        spec = d.spec
         assoc = association(d)
-        if spec is None:
-            continue
-        if d.end_of is not None or assoc == "end":
-            target = d.end_of or (spec.name[4:] if spec.name.startswith("end ") else spec.name)
-            _close(directives, stack, i, "end " + target, out, frozenset(optional))
-            if i in out.pairs.values():
-                begin = next(b for b, e in out.pairs.items() if e == i)
-                out.extents[begin] = (directives[begin].raw.span[1], d.raw.span[0])
-            continue
-        if assoc in ("block", "loop", "statement"):
-            stack.append((i, "end " + spec.name))
-            strictly_structured = assoc == "block" and _BLOCK_STATEMENT.match(_next_code_line(src, d.raw.span[1], fixed))
-            if assoc != "block" or strictly_structured:
-                optional.add(i)
-    for i, closing in stack:
-        if i not in optional:
-            _unclosed(directives[i], closing, out)
+        if assoc in ("loop", "statement"):
+            optional.add(i)
+        elif assoc == "block" and d.end_of is None:
+            k = bisect_left(starts, d.raw.span[1])
+            if k < len(stmts) and _BLOCK_STATEMENT.match(stmts[k].text):
+                optional.add(i)  # a strictly structured block: the end directive is optional
+    findings = _pair_fortran(directives, block_events(stmts), optional, out)
+    if findings is None:  # the Fortran scanner lost track: pair without Fortran blocks
+        out.pairs.clear()
+        findings = _pair_fortran(directives, [], optional, out)
+        assert findings is not None
+    out.findings.extend(findings)
+    for begin, end in out.pairs.items():
+        out.extents[begin] = (directives[begin].raw.span[1], directives[end].raw.span[0])
     for i, d in enumerate(directives):
         if association(d) == "loop" and i not in out.extents:
             extent = _do_loop_after(src, d.raw.span[1], fixed)
             if extent is not None:
                 out.extents[i] = extent
+
+
+_BLOCK_STATEMENT = re.compile(rb"\s*(?:[a-z_]\w*\s*:\s*)?block$")
+
+
+def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optional: set[int],
+                  out: Structure) -> list[Finding] | None:
+    """Pair Fortran begin and end directives within Fortran blocks and program units.
+    Returns None when the Fortran blocks themselves do not nest (the scanner is unsure)."""
+    found = Structure()
+    # Stack entries: ("F", construct, label) for Fortran blocks, ("O", index, closing) for OpenMP ones.
+    stack: list[tuple] = []
+    items: list[tuple[int, int, object]] = [(ev.offset, 0, ev) for ev in events]
+    items += [(d.raw.span[0], 1, i) for i, d in enumerate(directives)]
+    items.sort(key=lambda item: (item[0], item[1]))
+
+    def drop_openmp_above(depth: int) -> None:
+        for entry in stack[depth:]:
+            if entry[0] == "O" and entry[1] not in optional:
+                _unclosed(directives[entry[1]], entry[2], found)
+        del stack[depth:]
+
+    for _, is_directive, payload in items:
+        if not is_directive:
+            ev = payload
+            assert isinstance(ev, BlockEvent)
+            if ev.kind == "open":
+                stack.append(("F", ev.construct, ev.label))
+            elif ev.kind == "unit":
+                drop_openmp_above(0)
+            elif ev.kind == "close":
+                depth = _last_fortran(stack, lambda e: not e[2])
+                if depth is None:
+                    return None
+                drop_openmp_above(depth)
+            else:  # a label ends every labelled DO that waits for it
+                while (depth := _last_fortran(stack, lambda e: bool(e[2]))) is not None and stack[depth][2] == ev.label:
+                    drop_openmp_above(depth)
+            continue
+        i = payload
+        assert isinstance(i, int)
+        d = directives[i]
+        spec = d.spec
+        if spec is None:
+            continue
+        assoc = association(d)
+        if d.end_of is not None or assoc == "end":
+            target = "end " + (d.end_of or (spec.name[4:] if spec.name.startswith("end ") else spec.name))
+            for depth in range(len(stack) - 1, -1, -1):
+                entry = stack[depth]
+                if entry[0] == "F":
+                    depth = -1
+                    break
+                if entry[2] == target:
+                    break
+            else:
+                depth = -1
+            if depth < 0:
+                found.findings.append(Finding(
+                    "OMP006", f"'{d.name}' has no matching '{target[4:]}' before it in the same block",
+                    d.name_span, fixes=[Fix(f"Remove '{d.name}'", ((d.raw.span, ""),))]))
+                continue
+            begin = stack[depth][1]
+            drop_openmp_above(depth + 1)
+            del stack[depth]
+            out.pairs[begin] = i
+        elif assoc in ("block", "loop", "statement"):
+            stack.append(("O", i, "end " + spec.name))
+    drop_openmp_above(0)
+    return found.findings
+
+
+def _last_fortran(stack: list[tuple], accept) -> int | None:
+    for depth in range(len(stack) - 1, -1, -1):
+        if stack[depth][0] == "F":
+            return depth if accept(stack[depth]) else None
+    return None
 
 
 _DO = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*[ \t]*:[ \t]*)?do(?![\w \t]*=[^=,]*$)(?:[ \t]+(\d+))?\b", re.I)

@@ -18,8 +18,10 @@ DEPRECATED_CLAUSES: dict[tuple[str, str], tuple[int, str]] = {
 }
 
 _FUNCTION_BODY = frozenset({"compound_statement", "function_definition", "lambda_expression"})
-_DELIMITED = frozenset({"begin declare target", "end declare target", "begin declare variant",
-                        "end declare variant", "declare variant"})
+# Directives that may only stand at file or namespace scope (never in a function body).
+FILE_SCOPE_ONLY = frozenset({"begin declare target", "end declare target", "declare variant", "requires"})
+_SKIPPED_SIBLINGS = frozenset({"comment", "preproc_call"})
+_UNCERTAIN_SIBLINGS = frozenset({"ERROR", "macro_type_specifier", "expression_statement"})
 
 
 @rule("OMP006")
@@ -56,12 +58,12 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
         spec = d.spec
         if spec is None or d.raw.in_macro:
             continue
-        delimited = d.name in _DELIMITED or is_delimited_declare_target(d)
+        file_scope_only = d.name in FILE_SCOPE_ONLY or is_delimited_declare_target(d)
         executable = spec.kind == "executable"
-        if not delimited and not executable:
+        if not file_scope_only and not executable:
             continue
         scope = _scope(tree, d.raw.span[0])
-        if scope == "function" and delimited:
+        if scope == "function" and file_scope_only:
             yield Finding("OMP008", f"'{d.name}' must be at file or namespace scope, not inside a function body",
                           d.name_span)
         elif scope == "file" and executable:
@@ -70,12 +72,27 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
 
 
 def _scope(tree, offset: int) -> str:
-    """'function', 'file', or 'unknown' when the tree around the directive is broken."""
+    """'function', 'file', or 'unknown' when the tree around the directive may be wrong
+    (a parse error, or macros that open and close function bodies)."""
     node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    pragma = None
     while node is not None:
         if node.type == "ERROR" or node.is_missing:
             return "unknown"
         if node.type in _FUNCTION_BODY:
             return "function"
+        if pragma is None and node.type == "preproc_call":
+            pragma = node
         node = node.parent
+    if pragma is not None and not (_clean_neighbour(pragma, "prev_named_sibling")
+                                   and _clean_neighbour(pragma, "next_named_sibling")):
+        return "unknown"
     return "file"
+
+
+def _clean_neighbour(node, direction: str) -> bool:
+    """The nearest code beside a file-scope pragma parses as ordinary declarations."""
+    sibling = getattr(node, direction)
+    while sibling is not None and sibling.type in _SKIPPED_SIBLINGS:
+        sibling = getattr(sibling, direction)
+    return sibling is None or (not sibling.has_error and sibling.type not in _UNCERTAIN_SIBLINGS)

@@ -1,0 +1,161 @@
+"""A Fortran statement scanner for block structure (free and fixed form, no tree needed).
+
+OpenMP block constructs must nest properly with Fortran's own blocks (IF, DO, SELECT,
+BLOCK, ...) and cannot cross program units. This scanner finds just enough of the
+Fortran structure for that: where those blocks open and close, and where a program
+unit (or its executable part, at CONTAINS) ends.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+from .source import split_fortran_comment
+
+Kind = Literal["open", "close", "label", "unit"]
+
+
+@dataclass(frozen=True)
+class BlockEvent:
+    offset: int                 # byte offset of the statement
+    kind: Kind                  # open/close a Fortran block, end of a labelled DO, end of a unit
+    construct: str = ""         # do, if, select, block, ...
+    label: bytes = b""          # labelled DO: the label that ends it
+
+
+@dataclass(frozen=True)
+class Statement:
+    start: int      # first non-blank byte
+    end: int        # end of the last line's content
+    label: bytes
+    text: bytes     # lower case, comments removed, continuation lines joined
+
+
+_FREE_LABEL = re.compile(rb"[ \t]*(\d{1,5})[ \t]+")
+
+
+def statements(src: bytes, fixed: bool) -> list[Statement]:
+    """Code statements (directive and comment lines skipped), continuations joined."""
+    out: list[Statement] = []
+    parts: list[bytes] = []
+    start = end = 0
+    label = b""
+    continuing = False  # free form: the previous line ended with '&'
+    pos = 0
+    n = len(src)
+    while pos <= n:
+        e = src.find(b"\n", pos)
+        e = n if e < 0 else e
+        line = src[pos:e].rstrip(b"\r")
+        line_start = pos
+        pos = e + 1
+        if fixed:
+            if not line.strip() or line[:1] in b"cC*!" or line[:1] == b"#":
+                if pos > n:
+                    break
+                continue
+            code = line[6:72]
+            cut = split_fortran_comment(code)
+            code = code[:cut].rstrip()
+            if line[5:6] not in (b"", b" ", b"0", b"\t") and parts:
+                parts.append(code)
+                end = line_start + 6 + len(code)
+            else:
+                if parts:
+                    out.append(Statement(start, end, label, b" ".join(parts).lower()))
+                parts = [code]
+                label = line[:5].strip()
+                start = line_start + 6 + (len(code) - len(code.lstrip()))
+                end = line_start + 6 + len(code)
+        else:
+            body = line[:split_fortran_comment(line)].rstrip()
+            stripped = body.lstrip()
+            if not stripped or stripped[:1] == b"#":
+                if pos > n:
+                    break
+                continue
+            indent = len(body) - len(stripped)
+            if continuing:
+                piece = stripped[1:] if stripped[:1] == b"&" else stripped
+                parts.append(piece)
+            else:
+                if parts:
+                    out.append(Statement(start, end, label, b" ".join(parts).lower()))
+                m = _FREE_LABEL.match(body)
+                label = m.group(1) if m else b""
+                code = body[m.end():] if m else stripped
+                parts = [code]
+                start = line_start + (m.end() if m else indent)
+            continuing = body.endswith(b"&")
+            if continuing:
+                parts[-1] = parts[-1][:-1]
+            end = line_start + len(body)
+        if pos > n:
+            break
+    if parts:
+        out.append(Statement(start, end, label, b" ".join(parts).lower()))
+    return out
+
+
+_NAME = rb"(?:[a-z_]\w*\s*:\s*)?"
+_DO_OPEN = re.compile(_NAME + rb"do(?:\s+(\d+))?(?:\s*,?\s*(?:[a-z_]\w*\s*=|while\b|concurrent\b)|\s*$)")
+_IF_THEN = re.compile(_NAME + rb"if\s*\(.*\)\s*then$")
+_SELECT = re.compile(_NAME + rb"select\s*(?:case|type|rank)\s*\(")
+_BLOCK = re.compile(_NAME + rb"block$")
+_ASSOCIATE = re.compile(_NAME + rb"associate\s*\(")
+_CRITICAL = re.compile(_NAME + rb"critical(?:\s*\(.*\))?$")
+_TEAM = re.compile(_NAME + rb"change\s*team\s*\(")
+_WHERE_FORALL = re.compile(_NAME + rb"(where|forall)\s*\(")
+_CLOSE = re.compile(rb"end\s*(do|if|select|associate|where|forall|critical|team|block(?!\s*data))\b")
+_UNIT_END = re.compile(rb"(?:end|end\s*(?:subroutine|function|program|module|submodule|procedure|block\s*data)\b.*"
+                       rb"|contains)$")
+
+
+def _closes_paren_at_end(text: bytes, open_at: int) -> bool:
+    """True when the parenthesis opened at `open_at` closes at the end of the statement."""
+    depth = 0
+    for i in range(open_at, len(text)):
+        c = text[i]
+        if c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+            if depth == 0:
+                return not text[i + 1:].strip()
+    return False
+
+
+def block_events(stmts: list[Statement]) -> list[BlockEvent]:
+    """Opening and closing of Fortran blocks, ends of labelled DOs and unit boundaries."""
+    events: list[BlockEvent] = []
+    for st in stmts:
+        t = st.text.strip()
+        if st.label:
+            events.append(BlockEvent(st.start, "label", label=st.label))
+        if _UNIT_END.match(t):
+            events.append(BlockEvent(st.start, "unit"))
+            continue
+        m = _CLOSE.match(t)
+        if m:
+            events.append(BlockEvent(st.start, "close", m.group(1).decode()))
+            continue
+        m = _DO_OPEN.match(t)
+        if m:
+            if m.group(1):
+                events.append(BlockEvent(st.start, "open", "do", label=m.group(1)))
+            else:
+                events.append(BlockEvent(st.start, "open", "do"))
+            continue
+        for regex, construct in ((_IF_THEN, "if"), (_SELECT, "select"), (_BLOCK, "block"),
+                                 (_ASSOCIATE, "associate"), (_CRITICAL, "critical"), (_TEAM, "team")):
+            if regex.match(t):
+                events.append(BlockEvent(st.start, "open", construct))
+                break
+        else:
+            m = _WHERE_FORALL.match(t)
+            if m and _closes_paren_at_end(t, m.end() - 1):
+                events.append(BlockEvent(st.start, "open", m.group(1).decode()))
+    # A statement's own label closes DOs after the statement itself was read.
+    events.sort(key=lambda ev: (ev.offset, ev.kind == "label"))
+    return events

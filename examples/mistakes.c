@@ -1,0 +1,53 @@
+// mistakes.c: a small offloading program with deliberate declare-target mistakes.
+// Each faulty line carries the diagnostic omp-lsp reports for it (`// expect: OMPxxx`).
+// Run `omp-lsp --check mistakes.c` to see them; clang-22 -fopenmp -fsyntax-only reports
+// most of them too.
+#include <stdio.h>
+
+#define N 1000
+
+// 1. A misspelt clause name (OMP002): 'device_tpye' instead of 'device_type'.
+double gain = 2.0;
+#pragma omp declare target to(gain) device_tpye(any) // expect: OMP002
+
+// 2. A unique clause given twice (OMP005): device_type may appear only once.
+double scale(double v) { return gain * v; }
+#pragma omp declare target to(scale) device_type(any) device_type(any) // expect: OMP005
+
+// 3. A device type that does not exist (OMP004): valid are host, nohost and any.
+double shift(double v) { return v + 1.0; }
+#pragma omp declare target to(shift) device_type(gpu) // expect: OMP004
+
+// 4. The OpenMP 5.2 spelling 'enter' in a 5.1 program (OMP007).
+double offset = 0.5;
+#pragma omp declare target enter(offset) // expect: OMP007
+
+// 5. A misspelt directive name (OMP001), so the region below is not a region at all...
+#pragma omp begin declare taget // expect: OMP001
+double square(double v) { return v * v; }
+// ...and its end directive has nothing to close (OMP006).
+#pragma omp end declare target // expect: OMP006
+
+// 6. Stray words after 'end declare target' (OMP009).
+#pragma omp begin declare target
+double cube(double v) { return v * v * v; }
+#pragma omp end declare target cube // expect: OMP009
+
+void compute(double *a, int n) {
+  // 7. A delimited region inside a function body (OMP008): it must be at file scope.
+#pragma omp begin declare target // expect: OMP008
+#pragma omp end declare target // expect: OMP008
+
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+  for (int i = 0; i < n; ++i)
+    a[i] = cube(shift(scale(a[i]))) + offset + square(1.0);
+}
+
+int main(void) {
+  double a[N];
+  for (int i = 0; i < N; ++i)
+    a[i] = i * 1e-3;
+  compute(a, N);
+  printf("%f\n", a[N - 1]);
+  return 0;
+}
