@@ -142,3 +142,12 @@ def test_loop_directive_not_followed_by_a_loop_has_no_extent() -> None:
     src = "program p\n  !$omp do\n  x = 1\nend program\n"
     result, _ = _run(src, Language.FORTRAN)
     assert result.structure.extents == {}
+
+
+def test_overlapping_regions_are_not_omp006() -> None:
+    # Overlap (not nesting) of declare target and declare variant regions is OMP311's concern.
+    src = ("#pragma omp begin declare target\n#pragma omp begin declare variant match(device={kind(gpu)})\n"
+           "int g(void);\n#pragma omp end declare target\n#pragma omp end declare variant\n")
+    result, _ = _run(src)
+    assert result.structure.pairs == {0: 2, 1: 3}
+    assert [f.code for f in result.findings] == []

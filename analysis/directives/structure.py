@@ -12,7 +12,7 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Finding, Fix, Related
+from ..diagnostics import Finding, Fix
 from ..syntax import Document, Language, Span
 from .fortran_blocks import BlockEvent, block_events, statements
 from .nodes import Directive
@@ -122,25 +122,19 @@ def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None
         _unclosed(directives[i], closing, out)
 
 
-def _close(directives: list[Directive], stack: list[tuple[int, str]], i: int, name: str, out: Structure,
-           optional: frozenset[int] = frozenset()) -> None:
+def _close(directives: list[Directive], stack: list[tuple[int, str]], i: int, name: str, out: Structure) -> None:
+    """Pair an end directive with the innermost open region it closes. Regions of another
+    kind opened in between stay open: overlapping regions are OMP311's concern, not OMP006's."""
     d = directives[i]
     for depth in range(len(stack) - 1, -1, -1):
         if stack[depth][1] == name:
-            for j, closing in stack[depth + 1:]:
-                if j not in optional:
-                    _unclosed(directives[j], closing, out)
             out.pairs[stack[depth][0]] = i
-            del stack[depth:]
+            del stack[depth]
             return
-    opener = name[4:] if name.startswith("end ") else name
+    opener = "begin " + name[4:] if name.startswith("end ") else name
     out.findings.append(Finding(
-        "OMP006", f"'{d.name}' has no matching '{_opener_text(opener, directives, i)}' before it", d.name_span,
+        "OMP006", f"'{d.name}' has no matching '{opener}' before it", d.name_span,
         fixes=[Fix(f"Remove '{d.name}'", ((d.raw.span, ""),))]))
-
-
-def _opener_text(opener: str, directives: list[Directive], i: int) -> str:
-    return "begin " + opener if not directives[i].raw.form in ("free", "fixed") else opener
 
 
 def _unclosed(d: Directive, closing: str, out: Structure) -> None:
@@ -320,4 +314,4 @@ def analyse_structure(doc: Document, directives: list[Directive]) -> Structure:
     return out
 
 
-__all__ = ["Structure", "analyse_structure", "is_delimited_declare_target", "Related"]
+__all__ = ["Structure", "analyse_structure", "association", "is_delimited_declare_target"]
