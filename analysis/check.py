@@ -1,6 +1,7 @@
 """The analysis entry point shared by `omp-lsp --check` and the language server."""
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from .diagnostics import Finding
@@ -29,9 +30,10 @@ def analyze(document: Document, options: Options | None = None) -> FileAnalysis:
     findings: list[Finding] = []
     directives: list[Directive] = []
     tree = document.tree if not document.language.is_fortran else None
+    macros = defined_macros(document.source) if not document.language.is_fortran else frozenset()
     for raw in extract(document.source, document.language, tree):
         try:
-            directive, problems = parse_directive(raw, document.language, options.openmp_version)
+            directive, problems = parse_directive(raw, document.language, options.openmp_version, macros)
         except Exception as err:  # a parser bug must not hide the rest of the file
             internal.append(f"internal error parsing the directive at byte {raw.span[0]}: {type(err).__name__}: {err}")
             continue
@@ -48,6 +50,16 @@ def analyze(document: Document, options: Options | None = None) -> FileAnalysis:
     findings = [_override(f, options) for f in findings if f.code not in options.disabled]
     findings.sort(key=lambda f: (f.span[0], f.code))
     return FileAnalysis(document, directives, structure, findings, internal)
+
+
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+
+
+def defined_macros(source: bytes) -> frozenset[str]:
+    """Names #defined in the file: pragmas are macro-expanded, so these may stand for clauses."""
+    if b"define" not in source:
+        return frozenset()
+    return frozenset(m.group(1).decode() for m in _DEFINE.finditer(source))
 
 
 def _override(finding: Finding, options: Options) -> Finding:

@@ -151,3 +151,18 @@ def test_overlapping_regions_are_not_omp006() -> None:
     result, _ = _run(src)
     assert result.structure.pairs == {0: 2, 1: 3}
     assert [f.code for f in result.findings] == []
+
+
+def test_macros_in_pragmas_are_not_reported() -> None:
+    src = ("#define KIND nohost\n#define MAPS(p) map(tofrom: p[0:8])\nint x;\n"
+           "#pragma omp declare target to(x) device_type(KIND)\n"
+           "void f(double *p) {\n#pragma omp target MAPS(p) ASYNC_CLAUSES\n  p[0] = 1;\n}\n")
+    result, _ = _run(src)
+    assert result.findings == []
+    assert [d.uses_macros for d in result.directives] == [True, True]
+
+
+def test_lower_case_unknown_words_still_reported() -> None:
+    src = "void f(int n) {\n#pragma omp parallel num_thread(n)\n  {}\n}\n"
+    result, raw = _run(src)
+    assert [(f.code, raw[f.span[0]:f.span[1]].decode()) for f in result.findings] == [("OMP002", "num_thread")]

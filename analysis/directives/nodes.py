@@ -121,6 +121,7 @@ class Directive:
     argument: list[ListItem] | None = None   # "(list)" / "(name)" after the directive name
     argument_span: Span | None = None
     end_of: str | None = None                # Fortran "end X": the name X it closes
+    uses_macros: bool = False                # C/C++: a macro stands for part of it (rules stay cautious)
 
     @property
     def span(self) -> Span:

@@ -115,8 +115,10 @@ def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -
 class _Parse:
     """State for parsing one directive."""
 
-    def __init__(self, raw: RawDirective, language: Language, version: Version) -> None:
+    def __init__(self, raw: RawDirective, language: Language, version: Version,
+                 macros: frozenset[str] = frozenset()) -> None:
         self.raw = raw
+        self.macros = macros
         self.fortran = language.is_fortran
         self.language = language
         self.version = version
@@ -128,6 +130,17 @@ class _Parse:
         self.clause_span: Span | None = None
 
     # -- helpers
+    def is_macro(self, word: str, directive: Directive | None = None) -> bool:
+        """C/C++ pragmas are macro-expanded: a word #defined in the file, or written in capitals
+        as macros are, may stand for anything, so it is never reported as unknown."""
+        if self.fortran or not word:
+            return False
+        if word in self.macros or (word.isupper() and word.replace("_", "").isalnum()):
+            if directive is not None:
+                directive.uses_macros = True
+            return True
+        return False
+
     def span(self, a: int, b: int) -> Span:
         """Source span of tokens [a, b)."""
         toks = self.toks
@@ -306,6 +319,8 @@ class _Parse:
 
     def _unknown_directive(self, index: NameIndex) -> Directive:
         toks = self.toks
+        if self.is_macro(toks[0].text):
+            return Directive(self.raw, "", self.span(0, 1), None, uses_macros=True)
         words = [self.word(t) for t in toks[:8] if t.kind == "ident"]
         n_idents = 0
         while n_idents < len(toks) and n_idents < 8 and toks[n_idents].kind == "ident":
@@ -443,6 +458,8 @@ class _Parse:
             clause.args_span = self.span(j + 1, close)
         directive.clauses.append(clause)
         self.clause_span = clause.span
+        if cspec is None and self.is_macro(name, directive):
+            return end
         if cspec is None:
             allowed = [c for c in spec.clauses]
             guess = _suggest(name, allowed) or _suggest(name, tables.CLAUSES.keys(), 0.75)
@@ -584,6 +601,8 @@ class _Parse:
             self._if_modifier(clause, directive, name, span)
 
     def _unknown_modifier(self, clause: Clause, word: str, span: Span, names: list[str]) -> None:
+        if self.is_macro(word):
+            return
         guess = _suggest(word, names)
         message = f"unknown modifier '{word}' in '{clause.name}'" + (
             f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(names)}")
@@ -635,7 +654,7 @@ class _Parse:
             self.report("OMP004", f"expected {sep} between '{toks[a].text}' and '{toks[a + 1].text}'",
                         self.span(a, a + 2))
             return Modifier(self.word(toks[a]), self.span(a, a + 1))
-        if word_cmp not in options:
+        if word_cmp not in options and not self.is_macro(word):
             guess = _suggest(word_cmp, options)
             message = f"'{word}' is not a valid {what} of '{clause.name}'" + (
                 f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(options)}")
@@ -1065,10 +1084,10 @@ _READERS = {
 }
 
 
-def parse_directive(raw: RawDirective, language: Language, version: Version = DEFAULT_VERSION
-                    ) -> tuple[Directive, list[Finding]]:
-    """Parse one raw directive; never raises on any input."""
-    state = _Parse(raw, language, version)
+def parse_directive(raw: RawDirective, language: Language, version: Version = DEFAULT_VERSION,
+                    macros: frozenset[str] = frozenset()) -> tuple[Directive, list[Finding]]:
+    """Parse one raw directive; never raises on any input. `macros`: names #defined in the file."""
+    state = _Parse(raw, language, version, macros)
     directive = state.run()
     for problem in raw.problems:
         state.findings.append(Finding("OMP004", problem.message, problem.span))
