@@ -119,6 +119,7 @@ class _Parse:
                  macros: frozenset[str] = frozenset()) -> None:
         self.raw = raw
         self.macros = macros
+        self.saw_macro = False
         self.fortran = language.is_fortran
         self.language = language
         self.version = version
@@ -130,14 +131,13 @@ class _Parse:
         self.clause_span: Span | None = None
 
     # -- helpers
-    def is_macro(self, word: str, directive: Directive | None = None) -> bool:
+    def is_macro(self, word: str) -> bool:
         """C/C++ pragmas are macro-expanded: a word #defined in the file, or written in capitals
         as macros are, may stand for anything, so it is never reported as unknown."""
         if self.fortran or not word:
             return False
         if word in self.macros or (word.isupper() and word.replace("_", "").isalnum()):
-            if directive is not None:
-                directive.uses_macros = True
+            self.saw_macro = True
             return True
         return False
 
@@ -320,7 +320,7 @@ class _Parse:
     def _unknown_directive(self, index: NameIndex) -> Directive:
         toks = self.toks
         if self.is_macro(toks[0].text):
-            return Directive(self.raw, "", self.span(0, 1), None, uses_macros=True)
+            return Directive(self.raw, "", self.span(0, 1), None)
         words = [self.word(t) for t in toks[:8] if t.kind == "ident"]
         n_idents = 0
         while n_idents < len(toks) and n_idents < 8 and toks[n_idents].kind == "ident":
@@ -458,7 +458,7 @@ class _Parse:
             clause.args_span = self.span(j + 1, close)
         directive.clauses.append(clause)
         self.clause_span = clause.span
-        if cspec is None and self.is_macro(name, directive):
+        if cspec is None and self.is_macro(name):
             return end
         if cspec is None:
             allowed = [c for c in spec.clauses]
@@ -1089,6 +1089,7 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
     """Parse one raw directive; never raises on any input. `macros`: names #defined in the file."""
     state = _Parse(raw, language, version, macros)
     directive = state.run()
+    directive.uses_macros = state.saw_macro
     for problem in raw.problems:
         state.findings.append(Finding("OMP004", problem.message, problem.span))
     return directive, state.findings
