@@ -4,12 +4,10 @@ Lines and columns are 1-based; columns count Unicode code points (characters).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Iterator, TextIO
-from urllib.parse import quote
 
 from omp_lsp import __version__
 from omp_lsp.analysis.diagnostics import CATALOGUE, Finding, Severity
@@ -79,6 +77,7 @@ def write_json(checked: list["CheckedFile"], out: TextIO) -> None:
 
 def _uri(path: str) -> tuple[str, bool]:
     """A SARIF artifact URI: relative to the working directory when possible."""
+    from urllib.parse import quote
     absolute = os.path.abspath(path)
     try:
         rel = os.path.relpath(absolute)
@@ -119,6 +118,7 @@ def sarif_rules() -> list[dict[str, Any]]:
 
 
 def write_sarif(checked: list["CheckedFile"], out: TextIO) -> None:
+    import hashlib  # only SARIF needs it; --check start-up stays lean
     rules = sarif_rules()
     index = {r["id"]: i for i, r in enumerate(rules)}
     results = []
