@@ -514,6 +514,11 @@ def test_uses_allocators_shapes() -> None:
     new = clean("target uses_allocators(traits(t), memspace(m): a)", C, 52).clause("uses_allocators")
     assert [(m.name, m.args.text) for m in new.modifiers] == [("traits", "t"), ("memspace", "m")]
     assert items(new) == ["a"]
+    # 5.2 separates allocator specifications with ';'
+    semi = clean("target uses_allocators(traits(t): a; omp_default_mem_alloc, b(t2); memspace(m): c)", C, 52)
+    clause = semi.clause("uses_allocators")
+    assert [i.name for i in clause.items] == ["a", "omp_default_mem_alloc", "b", "c"]
+    assert [(m.name, m.args.text) for m in clause.modifiers] == [("traits", "t"), ("traits", "t2"), ("memspace", "m")]
 
 
 def test_keyword_clauses() -> None:
@@ -886,6 +891,7 @@ DIAGNOSTICS = [
     ("target uses_allocators(omp_default_mem_alloc, )", 51, "OMP004", ",", "empty allocator"),
     ("tile sizes(4,)", 51, "OMP004", ",", "empty argument"),
     ("target map(, to: n)", 51, "OMP004", ",", "empty modifier"),
+    ("target uses_allocators(omp_default_mem_alloc;)", 52, "OMP004", ";", "empty allocator specification"),
     # OMP005 unique clause repeated (the range is the repeated clause)
     ("target nowait nowait", 51, "OMP005", "nowait#2", "'nowait' may appear only once on 'target'"),
     ("target if(target: a) if(target: n)", 51, "OMP005", "if(target: n)", "'if' with 'target'"),
@@ -983,6 +989,8 @@ SEVERITIES = [
     ("declare target to(f) indirect", 50, "OMP007", Severity.ERROR),
     ("declare target to(f)", 52, "OMP007", Severity.WARNING),
     ("declare target", 60, "OMP007", Severity.WARNING),
+    # removed from 6.0, still accepted with a warning by clang-22
+    ("metadirective when(user={condition(n > 1)}: parallel) default(nothing)", 60, "OMP007", Severity.WARNING),
     ("end declare target foo", 51, "OMP009", Severity.WARNING),
     ("barrier extra", 51, "OMP009", Severity.WARNING),
     ("targte", 51, "OMP001", Severity.ERROR),

@@ -12,30 +12,39 @@ class Token(NamedTuple):
     end: int
 
 
+# One match per token: leading white space is consumed by the same match. The pattern runs
+# on the body decoded as Latin-1, so string offsets are byte offsets.
 _TOKEN = re.compile(
-    rb"""
-     (?P<ws>[ \t\r\n\f\v]+)
-    |(?P<ident>[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*)
+    r"""
+    [ \t\r\n\f\v]*(?:
+     (?P<ident>[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*)
     |(?P<number>(?:\d+(?:\.(?![A-Za-z]+\.)\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?[A-Za-z0-9_]*)  # 1.eq.n: 1 .eq. n
     |(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
     |(?P<badstring>["'].*)
     |(?P<dotop>\.[A-Za-z]+\.)
     |(?P<punct>::|->|&&|\|\||<<|>>|<=|>=|==|!=|/=|\*\*|[-+*/%&|^~!<>=?,:;()\[\]{}.@\#])
     |(?P<other>.)
+    )|[ \t\r\n\f\v]+
     """,
     re.X | re.S,
 )
+_new_token = tuple.__new__
 
 
 def tokenize(body: bytes) -> list[Token]:
     """Tokens without white space; never raises (unknown bytes become 'other')."""
+    text = body.decode("latin-1")
     out: list[Token] = []
     append = out.append
-    for m in _TOKEN.finditer(body):
+    for m in _TOKEN.finditer(text):
         kind = m.lastgroup
-        if kind == "ws":
-            continue
-        append(Token(kind or "other", m.group().decode("utf-8", "replace"), m.start(), m.end()))
+        if kind is None:
+            continue  # trailing white space
+        start, end = m.span(kind)
+        word = text[start:end]
+        if not word.isascii():
+            word = word.encode("latin-1").decode("utf-8", "replace")
+        append(_new_token(Token, (kind, word, start, end)))
     return out
 
 

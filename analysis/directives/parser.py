@@ -17,6 +17,7 @@ from .lexer import CLOSE, OPEN, Token, tokenize
 from .nodes import (Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier, Subscript,
                     TraitProperty, TraitSelector, TraitSet)
 from .schema import ClauseSpec, DirectiveSpec, Since, Version
+from .relocate import shifted
 from .source import RawDirective
 
 DEFAULT_VERSION: Version = 51
@@ -124,6 +125,10 @@ class _Parse:
         self.language = language
         self.version = version
         self.toks: list[Token] = tokenize(raw.body)
+        self.closing = _bracket_pairs(self.toks)
+        # One contiguous piece (no continuation or comment): spans are a constant shift away.
+        segments = raw.segments
+        self.shift = segments[0][1] - segments[0][0] if len(segments) == 1 else None
         self.findings: list[Finding] = []
         # The directive itself needs a newer version: its clauses are not reported again.
         self.directive_not_in_version = False
@@ -145,9 +150,12 @@ class _Parse:
         """Source span of tokens [a, b)."""
         toks = self.toks
         b = min(b, len(toks))
+        shift = self.shift
         if a >= b:
             at = toks[a].start if a < len(toks) else len(self.raw.body)
-            return self.raw.source_span(at, at)
+            return (shift + at, shift + at) if shift is not None else self.raw.source_span(at, at)
+        if shift is not None:
+            return shift + toks[a].start, shift + toks[b - 1].end
         return self.raw.source_span(toks[a].start, toks[b - 1].end)
 
     def text(self, a: int, b: int) -> str:
@@ -168,21 +176,8 @@ class _Parse:
 
     def close_of(self, i: int, limit: int) -> int:
         """Index of the bracket closing toks[i], or -1 when it is not closed before `limit`."""
-        stack = []
-        toks = self.toks
-        for j in range(i, limit):
-            t = toks[j]
-            if t.kind != "punct":
-                continue
-            if t.text in OPEN:
-                stack.append(OPEN[t.text])
-            elif t.text in CLOSE:
-                if not stack or stack[-1] != t.text:
-                    return -1
-                stack.pop()
-                if not stack:
-                    return j
-        return -1
+        j = self.closing.get(i, -1)
+        return j if j < limit else -1
 
     def split(self, a: int, b: int, sep: str) -> list[tuple[int, int]]:
         """Split tokens [a, b) on a separator at bracket depth 0 (':' of a ?: is not a separator)."""
@@ -477,8 +472,9 @@ class _Parse:
             first = clause_first_versions(self.fortran).get(name, self.version)
             selected = version_text(self.version)
             if isinstance(since, tuple) and self.version > since[1]:
-                self.report("OMP007", f"clause '{name}' on '{spec.name}' is allowed only in {_since_text(since)}; "
-                            f"the selected version is {selected}", name_span)
+                # Removed from the specification, but the compilers still accept it with a warning.
+                self.report("OMP007", f"clause '{name}' on '{spec.name}' is allowed only in {_since_text(since)} "
+                            f"(deprecated); the selected version is {selected}", name_span, Severity.WARNING)
             elif first > self.version:
                 # The spelling itself is newer than the selected version (has_device_addr in 5.0).
                 self.report("OMP007", f"clause '{name}' needs {_since_text(since)}; the selected version is "
@@ -612,9 +608,9 @@ class _Parse:
     def _gap(self, x: int) -> Span:
         """A visible span for an empty part at token x: the separator around it."""
         toks = self.toks
-        if x < len(toks) and toks[x].text in (",", ":"):
+        if x < len(toks) and toks[x].text in (",", ":", ";"):
             return self.span(x, x + 1)
-        if 0 < x <= len(toks) and toks[x - 1].text in (",", ":"):
+        if 0 < x <= len(toks) and toks[x - 1].text in (",", ":", ";"):
             return self.span(x - 1, x)
         if self.clause_span is not None:
             return self.clause_span
@@ -832,10 +828,18 @@ class _Parse:
     def read_uses_allocators(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
         if not self._need_args(clause, a, b):
             return
+        # 5.2 separates allocator specifications with ';' (traits(t): a; b, c; memspace(m): d).
+        for s, e in self.split(a, b, ";"):
+            if s == e:
+                self.report("OMP004", f"empty allocator specification in '{clause.name}'", self._gap(s))
+                continue
+            self._allocator_spec(clause, cspec, s, e, directive)
+
+    def _allocator_spec(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
         before, (x, y) = self.colon_split(a, b)
         if before is not None:
             self._modifiers(clause, cspec, before[0], before[1], directive)
-            clause.items = self._items(x, y, f"'{clause.name}'")
+            clause.items.extend(self._items(x, y, f"'{clause.name}'"))
             return
         toks = self.toks
         for p, q in self.split(x, y, ","):
@@ -1064,6 +1068,26 @@ class _Parse:
         return props
 
 
+def _bracket_pairs(toks: list[Token]) -> dict[int, int]:
+    """Opening bracket index -> closing index, -1 when unclosed or closed by the wrong bracket
+    (a wrong closing bracket leaves every bracket open at that point unclosed)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for j, t in enumerate(toks):
+        if t.kind != "punct":
+            continue
+        text = t.text
+        if text in OPEN:
+            stack.append(j)
+            pairs[j] = -1
+        elif text in CLOSE and stack:
+            if OPEN[toks[stack[-1]].text] == text:
+                pairs[stack.pop()] = j
+            else:
+                stack.clear()
+    return pairs
+
+
 _READERS = {
     "opt_expr": _Parse.read_opt_expr,
     "expr": _Parse.read_expr,
@@ -1084,12 +1108,35 @@ _READERS = {
 }
 
 
+_CACHE_LIMIT = 4096
+_cache: dict[tuple, tuple[int, Directive, list[Finding]]] = {}
+
+
 def parse_directive(raw: RawDirective, language: Language, version: Version = DEFAULT_VERSION,
                     macros: frozenset[str] = frozenset()) -> tuple[Directive, list[Finding]]:
-    """Parse one raw directive; never raises on any input. `macros`: names #defined in the file."""
-    state = _Parse(raw, language, version, macros)
-    directive = state.run()
-    directive.uses_macros = state.saw_macro
+    """Parse one raw directive; never raises on any input. `macros`: names #defined in the file.
+
+    Results are cached by the directive's text and line geometry (relative to its start):
+    a repeated directive is copied from the cache with its spans moved."""
+    base = raw.span[0]
+    key = (raw.body, tuple((logical, source - base) for logical, source in raw.segments), raw.form,
+           raw.sentinel[1] - base, language, version, macros)
+    hit = _cache.get(key)
+    if hit is not None:
+        delta = base - hit[0]
+        directive = shifted(hit[1], delta)
+        directive.raw = raw
+        findings = shifted(hit[2], delta)
+    else:
+        state = _Parse(raw, language, version, macros)
+        directive = state.run()
+        directive.uses_macros = state.saw_macro
+        findings = state.findings
+        if len(_cache) >= _CACHE_LIMIT:
+            _cache.pop(next(iter(_cache)))
+        _cache[key] = (base, directive, findings)
+        directive, findings = shifted(directive, 0), shifted(findings, 0)
+        directive.raw = raw
     for problem in raw.problems:
-        state.findings.append(Finding("OMP004", problem.message, problem.span))
-    return directive, state.findings
+        findings.append(Finding("OMP004", problem.message, problem.span))
+    return directive, findings
