@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .diagnostics import Finding
 from .directives.nodes import Directive
@@ -64,6 +64,5 @@ def defined_macros(source: bytes) -> frozenset[str]:
 
 def _override(finding: Finding, options: Options) -> Finding:
     severity = options.severity.get(finding.code)
-    if severity is not None:
-        finding.severity = severity
-    return finding
+    # Findings may be shared with the parse cache: never changed in place.
+    return finding if severity is None else replace(finding, severity=severity)

@@ -1,4 +1,7 @@
-"""What the directive parser produces: plain data with exact source spans (UTF-8 bytes)."""
+"""What the directive parser produces: plain data with exact source spans (UTF-8 bytes).
+
+The parse cache (relocate.py) shares these objects between analyses: treat them as read-only.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass, field

@@ -6,6 +6,7 @@ and OMP009 findings with the narrowest span that shows them.
 """
 from __future__ import annotations
 
+import copy
 import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -1124,19 +1125,21 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
     hit = _cache.get(key)
     if hit is not None:
         delta = base - hit[0]
-        directive = shifted(hit[1], delta)
+        if delta == 0:  # the same directive at the same place (the server re-analysing): share it
+            directive = copy.copy(hit[1])
+            findings = list(hit[2])
+        else:
+            directive = shifted(hit[1], delta)
+            findings = shifted(hit[2], delta)
         directive.raw = raw
-        findings = shifted(hit[2], delta)
     else:
         state = _Parse(raw, language, version, macros)
         directive = state.run()
         directive.uses_macros = state.saw_macro
-        findings = state.findings
         if len(_cache) >= _CACHE_LIMIT:
             _cache.pop(next(iter(_cache)))
-        _cache[key] = (base, directive, findings)
-        directive, findings = shifted(directive, 0), shifted(findings, 0)
-        directive.raw = raw
+        _cache[key] = (base, directive, state.findings)
+        findings = list(state.findings)
     for problem in raw.problems:
         findings.append(Finding("OMP004", problem.message, problem.span))
     return directive, findings

@@ -3,36 +3,62 @@
 Pragmas repeat (`end declare target`, the same `map` clauses in every kernel), and
 the server re-analyses a file on every keystroke. A directive whose logical text and
 line geometry equal one parsed before is not parsed again: the earlier result is
-copied with every span shifted by the distance between the two directives.
+reused as it is when it stands at the same place, or copied with every span shifted
+by the distance between the two directives. Parse results are therefore shared and
+must be treated as read-only.
 """
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from ..diagnostics import Finding, Fix, Related
 from .nodes import (Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier, Subscript,
                     TraitProperty, TraitSelector, TraitSet)
 
-_NODES = frozenset({Expr, Subscript, ListItem, Modifier, TraitProperty, TraitSelector, TraitSet, ContextSelector,
-                    InteropSpec, Clause, Directive, Finding, Related, Fix})
+_NODE_TYPES = (Expr, Subscript, ListItem, Modifier, TraitProperty, TraitSelector, TraitSet, ContextSelector,
+               InteropSpec, Clause, Directive, Finding, Related, Fix)
+
+
+def _plan(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
+    """Field names holding spans, single child nodes, and lists (of nodes or of lists)."""
+    spans, children, lists = [], [], []
+    for f in dataclasses.fields(cls):
+        kind = str(f.type)
+        if f.name.endswith("span") or f.name == "edits":
+            spans.append(f.name)
+        elif kind.startswith("list"):
+            lists.append(f.name)
+        elif any(t.__name__ in kind for t in _NODE_TYPES):
+            children.append(f.name)
+    return tuple(spans), tuple(children), tuple(lists)
+
+
+_PLANS = {cls: _plan(cls) for cls in _NODE_TYPES}
 
 
 def shifted(value: Any, delta: int) -> Any:
-    """A copy of a parse result (nodes, findings, lists of them) with all spans moved by `delta`."""
+    """A copy of a parse result (a node, a finding, or a list of them) with all spans moved by `delta`."""
     if type(value) is list:
         return [shifted(v, delta) for v in value]
-    if type(value) not in _NODES:
-        return value
-    new = object.__new__(type(value))
-    fields: dict[str, Any] = {}
-    for key, v in value.__dict__.items():
-        if v is None or type(v) in (str, bool, int):
-            fields[key] = v
-        elif key.endswith("span"):
-            fields[key] = (v[0] + delta, v[1] + delta)
-        elif key == "edits":
+    spans, children, lists = _PLANS[type(value)]
+    fields = value.__dict__.copy()
+    for key in spans:
+        v = fields[key]
+        if v is None:
+            continue
+        if key == "edits":
             fields[key] = tuple(((s[0] + delta, s[1] + delta), text) for s, text in v)
         else:
+            fields[key] = (v[0] + delta, v[1] + delta)
+    for key in children:
+        v = fields[key]
+        if v is not None and type(v) in _PLANS:
             fields[key] = shifted(v, delta)
+    for key in lists:
+        v = fields[key]
+        if v is not None:
+            fields[key] = [shifted(x, delta) if type(x) in _PLANS or type(x) is list else x for x in v]
+    new = object.__new__(type(value))
     new.__dict__.update(fields)
     return new
