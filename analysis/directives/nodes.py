@@ -114,6 +114,9 @@ class Clause:
         return next((m for m in self.modifiers if m.name == name), None)
 
 
+LAZY_FIELDS = ("clauses",)  # fields without a class-level default, so __getattr__ sees them missing
+
+
 @dataclass
 class Directive:
     raw: RawDirective
@@ -129,6 +132,16 @@ class Directive:
     @property
     def span(self) -> Span:
         return self.raw.span
+
+    def __getattr__(self, name: str) -> object:
+        # A directive copied from the parse cache moves its clause tree only when it is read.
+        template = self.__dict__.get("_template")
+        if template is None or name not in LAZY_FIELDS:
+            raise AttributeError(name)
+        from .relocate import shifted
+        value = shifted(getattr(template, name), self.__dict__["_delta"])
+        self.__dict__[name] = value
+        return value
 
     def clauses_named(self, *names: str) -> list[Clause]:
         return [c for c in self.clauses if c.name in names]

@@ -18,7 +18,7 @@ from .lexer import CLOSE, OPEN, Token, tokenize
 from .nodes import (Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier, Subscript,
                     TraitProperty, TraitSelector, TraitSet)
 from .schema import ClauseSpec, DirectiveSpec, Since, Version
-from .relocate import shifted
+from .relocate import moved_directive, shifted
 from .source import RawDirective
 
 DEFAULT_VERSION: Version = 51
@@ -1129,7 +1129,7 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
             directive = copy.copy(hit[1])
             findings = list(hit[2])
         else:
-            directive = shifted(hit[1], delta)
+            directive = moved_directive(hit[1], delta, raw)
             findings = shifted(hit[2], delta)
         directive.raw = raw
     else:

@@ -13,8 +13,9 @@ import dataclasses
 from typing import Any
 
 from ..diagnostics import Finding, Fix, Related
-from .nodes import (Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier, Subscript,
-                    TraitProperty, TraitSelector, TraitSet)
+from .nodes import (LAZY_FIELDS, Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier,
+                    Subscript, TraitProperty, TraitSelector, TraitSet)
+from .source import RawDirective
 
 _NODE_TYPES = (Expr, Subscript, ListItem, Modifier, TraitProperty, TraitSelector, TraitSet, ContextSelector,
                InteropSpec, Clause, Directive, Finding, Related, Fix)
@@ -60,5 +61,22 @@ def shifted(value: Any, delta: int) -> Any:
         if v is not None:
             fields[key] = [shifted(x, delta) if type(x) in _PLANS or type(x) is list else x for x in v]
     new = object.__new__(type(value))
+    new.__dict__.update(fields)
+    return new
+
+
+def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Directive:
+    """A cached directive at another place: its own spans now, its clause tree when first read."""
+    fields = {key: value for key, value in template.__dict__.items() if key not in LAZY_FIELDS}
+    for key in ("name_span", "argument_span"):
+        span = fields[key]
+        if span is not None:
+            fields[key] = (span[0] + delta, span[1] + delta)
+    if fields["argument"] is not None:
+        fields["argument"] = shifted(fields["argument"], delta)
+    fields["raw"] = raw
+    fields["_template"] = template
+    fields["_delta"] = delta
+    new = object.__new__(Directive)
     new.__dict__.update(fields)
     return new

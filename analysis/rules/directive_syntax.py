@@ -31,8 +31,9 @@ def unpaired_begin_end(ctx: FileContext) -> Iterator[Finding]:
 
 @rule("OMP007")
 def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
+    deprecated_on = {directive for directive, _ in DEPRECATED_CLAUSES}
     for d in ctx.directives:
-        for clause in d.clauses:
+        for clause in d.clauses if d.name in deprecated_on else ():
             entry = DEPRECATED_CLAUSES.get((d.name, clause.name))
             if entry is not None and ctx.version >= entry[0]:
                 version, new = entry
