@@ -11,7 +11,7 @@ import enum
 import re
 from bisect import bisect_right
 from dataclasses import dataclass
-from pathlib import PurePath
+import os
 from typing import TYPE_CHECKING, Literal
 
 if TYPE_CHECKING:  # tree-sitter is imported lazily: fixed-form Fortran never needs it
@@ -59,15 +59,15 @@ _LANGUAGE_IDS: dict[str, Language] = {
 SOURCE_EXTENSIONS: frozenset[str] = frozenset(_EXTENSIONS)
 
 
-def language_for_path(path: str | PurePath) -> Language | None:
+def language_for_path(path: "str | os.PathLike[str]") -> Language | None:
     """The language of a file by its extension, or None when it is not a source file."""
-    suffix = PurePath(path).suffix
+    suffix = os.path.splitext(os.fspath(path))[1]
     if suffix in _EXTENSIONS:
         return _EXTENSIONS[suffix]
     return _EXTENSIONS.get(suffix.lower())
 
 
-def language_for_id(language_id: str, path: str | PurePath | None = None) -> Language | None:
+def language_for_id(language_id: str, path: "str | os.PathLike[str] | None" = None) -> Language | None:
     """The language for an LSP language id; the generic "fortran" id decides the form by extension."""
     lang = _LANGUAGE_IDS.get(language_id.lower())
     if lang is not None:

@@ -10,7 +10,6 @@ import fnmatch
 import os
 import sys
 from dataclasses import dataclass
-from pathlib import Path
 from typing import NoReturn, Sequence
 
 from omp_lsp import __version__
@@ -81,8 +80,8 @@ def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
         else:
             if language_for_path(path) is None:
                 raise UsageError(f"{path}: not a C, C++ or Fortran source file (unknown extension "
-                                 f"'{Path(path).suffix}')")
-            if not _excluded(Path(path).as_posix(), excludes):
+                                 f"'{os.path.splitext(path)[1]}')")
+            if not _excluded(path.replace(os.sep, "/"), excludes):
                 files.append(path)
     return files
 
