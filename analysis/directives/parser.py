@@ -107,6 +107,20 @@ def clause_first_versions(fortran: bool) -> dict[str, Version]:
     return out
 
 
+_MODIFIER_WORDS: dict[str, tuple[frozenset[str], frozenset[str]]] = {}
+
+
+def _modifier_words(cspec: ClauseSpec) -> tuple[frozenset[str], frozenset[str]]:
+    """A clause's plain modifier words and its call-like modifiers (mapper(...)), without '()'."""
+    cached = _MODIFIER_WORDS.get(cspec.name)
+    if cached is not None:
+        return cached
+    plain = frozenset(m for m in cspec.modifiers if not m.endswith("()") and m != "<expr>")
+    calls = frozenset(m[:-2] for m in cspec.modifiers if m.endswith("()"))
+    _MODIFIER_WORDS[cspec.name] = (plain, calls)
+    return plain, calls
+
+
 def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -> str | None:
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return found[0] if found else None
@@ -527,8 +541,7 @@ class _Parse:
     # -- shape readers
     def _modifiers(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
         allowed = cspec.modifiers
-        plain = {m for m in allowed if not m.endswith("()") and m != "<expr>"}
-        calls = {m[:-2] for m in allowed if m.endswith("()")}
+        plain, calls = _modifier_words(cspec)
         for x, y in self.split(a, b, ","):
             if x == y:
                 self.report("OMP004", f"empty modifier in '{clause.name}'", self._gap(x))
