@@ -68,3 +68,25 @@ def test_tcp_server_publishes_diagnostics() -> None:
     finally:
         proc.kill()
         proc.wait(timeout=10)
+
+
+def test_no_arguments_start_the_server_on_stdio() -> None:
+    proc = subprocess.Popen([sys.executable, "-m", "omp_lsp"], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE)
+    try:
+        body = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize",
+                           "params": {"processId": None, "rootUri": None, "capabilities": {}}}).encode()
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        proc.stdin.flush()
+        header = b""
+        while not header.endswith(b"\r\n\r\n"):
+            chunk = proc.stdout.read(1)
+            assert chunk, proc.stderr.read().decode() if proc.stderr else "server exited"
+            header += chunk
+        length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
+        reply = json.loads(proc.stdout.read(length))
+        assert reply["id"] == 1 and reply["result"]["capabilities"]["textDocumentSync"]
+    finally:
+        proc.kill()
+        proc.wait(timeout=10)
