@@ -94,6 +94,8 @@ C_NAMES = sorted(n for n, s in tables.DIRECTIVES.items() if s.lang != "fortran")
 def test_every_c_directive_name_parses_to_itself(name: str) -> None:
     spec = tables.DIRECTIVES[name]
     body = name + ("(x)" if spec.argument_required else "")
+    if name in ("cancel", "cancellation point"):
+        body += " parallel"  # a construct type is required
     version = max(51, _first_version(spec.since))
     parsed = clean(body, C, version)
     assert parsed.directive.name == name
@@ -814,6 +816,10 @@ DIAGNOSTICS = [
     ("target simdlen(4)", 51, "OMP003", "simdlen(4)", "not allowed on 'target'"),
     ("barrier nowait", 51, "OMP003", "nowait", "'barrier'"),
     ("cancel do", 51, "OMP003", "do", "does not exist in C/C++"),
+    ("cancel", 51, "OMP004", "cancel", "needs a construct type: parallel, sections, for or taskgroup"),
+    ("cancel if(n > 1)", 51, "OMP004", "cancel", "needs a construct type"),
+    ("cancellation point", 51, "OMP004", "cancellation point", "needs a construct type"),
+    ("cancel parallel for", 51, "OMP005", "for", "takes one construct type"),
     # clauses that exist in the version but not yet on this directive: OMP003
     ("simd if(n > 8)", 45, "OMP003", "if(n > 8)", "allowed from OpenMP 5.0"),
     ("taskwait depend(in: n)", 45, "OMP003", "depend(in: n)", "OpenMP 4.5"),
@@ -828,6 +834,7 @@ DIAGNOSTICS = [
     ("target map(tofrom: )", 51, "OMP004", "map(tofrom: )", "empty list in 'map'"),
     ("flush()", 51, "OMP004", "()", "empty list"),
     ("parallel private(a b)", 51, "OMP004", "a b", "expected ',' between 'a' and 'b'"),
+    ("parallel private(a[1] n)", 51, "OMP004", "] n", "expected ','"),
     ("target map(to a[0:n])", 51, "OMP004", "to a", "expected ':' between 'to' and 'a'"),
     ("parallel private(a", 51, "OMP004", "(", "missing ')'"),
     ("target map(to: a[0:n]", 51, "OMP004", "(", "missing ')'"),
@@ -1034,6 +1041,12 @@ def test_severity(body: str, version: int, code: str, severity: Severity) -> Non
     ("parallel for private(n),", 51),
     ("requires reverse_offload unified_address", 50),
     ("error at(compilation) severity(warning) message(\"x\")", 51),
+    # directive names in absent/contains have several words; a cast ends with ')'
+    ("assume absent(target data, parallel) contains(target teams distribute)", 51),
+    ("task depend(in: *(int *)a)", 51),
+    ("target map(to: ((double *)a)[0:n])", 51),
+    ("parallel for num_threads(n > 0 ? n : 1) if(parallel: a ? n : 0)", 51),
+    ("target teams num_teams(sizeof(int) * 2) thread_limit(sizeof a)", 51),
 ])
 def test_near_misses_are_clean(body: str, version: int) -> None:
     clean(body, C, version)
@@ -1075,6 +1088,15 @@ def test_several_faults_on_one_directive() -> None:
     got = sorted((f.code, parsed.text(f.span)) for f in parsed.findings)
     assert got == [("OMP002", "privte"), ("OMP003", "num_threads(2)"), ("OMP004", "toform"),
                    ("OMP005", "nowait")]
+
+
+def test_macros_may_stand_for_a_construct_type_or_a_directive_word() -> None:
+    src = ("#define KIND for\n#define teamz teams\nvoid f(int *a, int n) {\n"
+           "#pragma omp parallel for\n  for (int i = 0; i < n; i++) {\n"
+           "#pragma omp cancel KIND\n  }\n"
+           "#pragma omp target teamz\n  a[0] = 1;\n}\n")
+    result = analyze(Document(src, C))
+    assert [f for f in result.findings if f.code in SYNTAX] == []
 
 
 def test_several_directives_each_get_their_findings() -> None:

@@ -89,6 +89,8 @@ F_NAMES = sorted(n for n, s in tables.DIRECTIVES.items() if s.lang != "c")
 def test_every_fortran_directive_name_parses_to_itself(name: str, form: Language) -> None:
     spec = tables.DIRECTIVES[name]
     body = name + ("(x)" if spec.argument_required else "")
+    if name in ("cancel", "cancellation point"):
+        body += " parallel"  # a construct type is required
     parsed = clean(body, form, max(51, _first_version(spec.since)))
     assert parsed.directive.name == name and parsed.directive.spec is spec
 
@@ -475,12 +477,16 @@ DIAGNOSTICS = [
     ("end critical nowait", 51, "OMP003", "nowait", None),
     ("parallel do nowait", 51, "OMP003", "nowait", None),
     ("cancel for", 51, "OMP003", "for", "does not exist in Fortran"),
+    ("cancel", 51, "OMP004", "cancel", "needs a construct type: parallel, sections, do or taskgroup"),
+    ("cancellation point", 51, "OMP004", "cancellation point", "needs a construct type"),
+    ("cancel do sections", 51, "OMP005", "sections", "takes one construct type"),
     ("simd if(n > 8)", 45, "OMP003", "if(n > 8)", "OpenMP 5.0"),
     ("target thread_limit(64)", 50, "OMP003", "thread_limit(64)", "OpenMP 5.1"),
     # OMP004
     ("parallel private()", 51, "OMP004", "private()", "empty list"),
     ("parallel private(a,)", 51, "OMP004", ",", "empty list item"),
     ("parallel private(a b)", 51, "OMP004", "a b", "expected ','"),
+    ("parallel private(a(1) b)", 51, "OMP004", ") b", "expected ','"),
     ("parallel private(a", 51, "OMP004", "(", "missing ')'"),
     ("target map(tofrom: )", 51, "OMP004", "map(tofrom: )", "empty list"),
     ("target map(toform: a)", 51, "OMP004", "toform", "did you mean 'tofrom'?"),
@@ -575,6 +581,7 @@ def test_severity(body: str, version: int, code: str, severity: Severity) -> Non
     ("end critical (lock)", 51),
     ("parallel do private(i),", 51),
     ("declare target", 52),
+    ("assume absent(target data, parallel do) contains(target teams distribute parallel do)", 51),
 ])
 def test_near_misses_are_clean(body: str, version: int) -> None:
     clean(body, FREE, version)

@@ -287,7 +287,26 @@ class _Parse:
         i = self._directive_argument(directive, n_name)
         self._clauses(directive, i)
         self._unique(directive)
+        self._construct_type(directive)
         return directive
+
+    def _construct_type(self, directive: Directive) -> None:
+        """cancel / cancellation point take exactly one construct-type clause (tables.CANCEL_TYPES)."""
+        spec = directive.spec
+        assert spec is not None
+        types = [t for t in getattr(tables, "CANCEL_TYPES", {}) if (tables.CLAUSES.get(t) is None
+                 or tables.CLAUSES[t].lang in ("all", "fortran" if self.fortran else "c"))]
+        if not types or not all(t in spec.clauses for t in types):
+            return
+        given = [c for c in directive.clauses if c.name in getattr(tables, "CANCEL_TYPES", {})]
+        if not given:
+            # A misspelt type is reported already; a macro may expand to the type.
+            if all(c.spec is not None for c in directive.clauses) and not self.saw_macro:
+                listed = ", ".join(types[:-1]) + " or " + types[-1]
+                self.report("OMP004", f"'{spec.name}' needs a construct type: {listed}", directive.name_span)
+        elif len(given) > 1:
+            self.report("OMP005", f"'{spec.name}' takes one construct type; '{given[0].name}' is already given",
+                        given[1].span, related=[Related(given[0].span, "first construct type")])
 
     def _misspelt_longer_name(self, index: NameIndex, n_name: int, spec: DirectiveSpec) -> Directive | None:
         """`target teamz`, `target exit dta`, `target teams distribute parallel fro`: the words after a
@@ -295,7 +314,7 @@ class _Parse:
         toks = self.toks
         extra: list[str] = []
         j = n_name
-        while j < len(toks) and toks[j].kind == "ident" and len(extra) < 4:
+        while j < len(toks) and toks[j].kind == "ident" and len(extra) < 4 and not self.is_macro(toks[j].text):
             extra.append(self.word(toks[j]))
             j += 1
         if not extra or extra[0] in spec.clauses:
@@ -936,6 +955,10 @@ class _Parse:
     def _adjacent_check(self, a: int, b: int, cspec: ClauseSpec | None) -> None:
         """Two operands side by side at the top level: a missing ',' (or ':')."""
         toks = self.toks
+        if all(t.kind == "ident" for t in toks[a:b]) and " ".join(self.word(t) for t in toks[a:b]) in tables.DIRECTIVES:
+            return  # a directive name (absent(target data), contains(target teams distribute))
+        # In C/C++ a ')' may end a cast, (int *)p; in Fortran nothing follows a ')' without an operator.
+        closers = ("]", ")") if self.fortran else ("]",)
         depth = 0
         prev_operand = False
         for j in range(a, b):
@@ -951,7 +974,7 @@ class _Parse:
                 self.report("OMP004", f"expected {hint} between '{toks[j - 1].text}' and '{t.text}'",
                             self.span(j - 1, j + 1))
                 return
-            prev_operand = operand and depth == 0 or (t.kind == "punct" and t.text in CLOSE and depth == 0)
+            prev_operand = operand and depth == 0 or (t.kind == "punct" and t.text in closers and depth == 0)
 
     def _keyword_pair(self, j: int) -> bool:
         """C/C++ keywords that legitimately precede an operand (sizeof x, struct s)."""
