@@ -19,6 +19,9 @@ Notes for readers:
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import Callable
+
 from .schema import ClauseSpec, DirectiveSpec
 
 # ---------------------------------------------------------------------------
@@ -1041,12 +1044,12 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     DirectiveSpec(
         "begin metadirective", "meta", "begin",
         {"default": (51, 52), "otherwise": 52, "when": 51},
-        unique=frozenset({"default", "otherwise"}), since=51, lang="c", end="end metadirective",
+        unique=frozenset({"default", "otherwise"}), since=51, end="end metadirective",
         shape_overrides={"default": "opaque"},
         doc="Metadirective whose variants apply to the delimited code.",
     ),
     DirectiveSpec(
-        "end metadirective", "meta", "end", since=51, lang="c",
+        "end metadirective", "meta", "end", since=51,
         doc="Ends a begin metadirective region.",
     ),
     DirectiveSpec(
@@ -1334,4 +1337,21 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     ),
 )
 
-DIRECTIVES: dict[str, DirectiveSpec] = {spec.name: spec for spec in _DIRECTIVE_ROWS}
+# Restrictions of compound constructs that the leaf unions above do not express
+# (and that clang and flang enforce): no copyin on a combined target construct
+# (5.2 17.4), no linear on a distribute parallel worksharing loop without simd.
+_NOT_ON: tuple[tuple[str, Callable[[str], bool]], ...] = (
+    ("copyin", lambda name: name.startswith("target ") and "parallel" in name.split()),
+    ("linear", lambda name: "distribute parallel" in name and not name.endswith("simd")),
+)
+
+
+def _restricted(spec: DirectiveSpec) -> DirectiveSpec:
+    dropped = {clause for clause, applies in _NOT_ON if clause in spec.clauses and applies(spec.name)}
+    if not dropped:
+        return spec
+    return replace(spec, clauses={c: v for c, v in spec.clauses.items() if c not in dropped},
+                   unique=spec.unique - dropped)
+
+
+DIRECTIVES: dict[str, DirectiveSpec] = {spec.name: _restricted(spec) for spec in _DIRECTIVE_ROWS}

@@ -8,13 +8,17 @@ from __future__ import annotations
 from typing import Iterator
 
 from ..diagnostics import Finding, Fix, Severity
+from ..directives.parser import allowed_in
 from ..directives.structure import is_delimited_declare_target
 from ..syntax import Language
 from . import FileContext, rule
 
 # Spellings deprecated from a version on: (directive, clause) -> (version, replacement).
+# Once a later version removes the spelling, the parser reports it instead (OMP007 from the tables).
 DEPRECATED_CLAUSES: dict[tuple[str, str], tuple[int, str]] = {
     ("declare target", "to"): (52, "enter"),
+    ("metadirective", "default"): (52, "otherwise"),
+    ("begin metadirective", "default"): (52, "otherwise"),
 }
 
 _FUNCTION_BODY = frozenset({"compound_statement", "function_definition", "lambda_expression"})
@@ -35,7 +39,8 @@ def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
     for d in ctx.directives:
         for clause in d.clauses if d.name in deprecated_on else ():
             entry = DEPRECATED_CLAUSES.get((d.name, clause.name))
-            if entry is not None and ctx.version >= entry[0]:
+            since = d.spec.clauses.get(clause.name) if d.spec else None
+            if entry is not None and ctx.version >= entry[0] and since is not None and allowed_in(since, ctx.version):
                 version, new = entry
                 yield Finding("OMP007", f"the '{clause.name}' clause of '{d.name}' is deprecated since OpenMP "
                               f"{version // 10}.{version % 10}; use '{new}'", clause.name_span, Severity.WARNING,
