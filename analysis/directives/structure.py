@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Finding, Fix
 from ..syntax import Document, Language, Span
-from .fortran_blocks import BlockEvent, block_events, statements
 from .nodes import Directive
 
 if TYPE_CHECKING:
     import tree_sitter
+
+    from .fortran_blocks import BlockEvent
 
 
 @dataclass
@@ -146,6 +147,7 @@ def _unclosed(d: Directive, closing: str, out: Structure) -> None:
 # ---------------------------------------------------------------- Fortran
 
 def _fortran_structure(doc: Document, directives: list[Directive], out: Structure) -> None:
+    from .fortran_blocks import block_events, statements  # Fortran only: C start-up does not pay for it
     src = doc.source
     fixed = doc.language is Language.FORTRAN_FIXED
     stmts = statements(src, fixed)
@@ -177,7 +179,7 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
 _BLOCK_STATEMENT = re.compile(rb"\s*(?:[a-z_]\w*\s*:\s*)?block$")
 
 
-def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optional: set[int],
+def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optional: set[int],
                   out: Structure) -> list[Finding] | None:
     """Pair Fortran begin and end directives within Fortran blocks and program units.
     Returns None when the Fortran blocks themselves do not nest (the scanner is unsure)."""
@@ -197,7 +199,6 @@ def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optiona
     for _, is_directive, payload in items:
         if not is_directive:
             ev = payload
-            assert isinstance(ev, BlockEvent)
             if ev.kind == "open":
                 stack.append(("F", ev.construct, ev.label))
             elif ev.kind == "unit":
