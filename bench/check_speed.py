@@ -7,7 +7,10 @@ interleaved, `omp-lsp --check FILE` against `clang-22 -fopenmp -fsyntax-only FIL
 and `flang-22 -fopenmp -fsyntax-only FILE`, and prints the medians and ratios.
 Goals: C at most 1.0x clang's time, Fortran at most 0.2x flang's.
 
-    python bench/check_speed.py [--lines 10000] [--runs 7] [--keep DIR]
+    python bench/check_speed.py [--lines 10000] [--runs 7] [--keep DIR] [--in-place]
+
+By default it first installs the project with `pip install .` into a throw-away virtual
+environment, so that omp-lsp is timed as users run it.
 """
 from __future__ import annotations
 
@@ -109,27 +112,24 @@ def find_tool(name: str) -> str | None:
 
 
 def omp_lsp_command() -> list[str]:
+    if OMP_LSP:
+        return OMP_LSP
     exe = shutil.which("omp-lsp", path=os.path.dirname(sys.executable)) or shutil.which("omp-lsp")
     return [exe] if exe else [sys.executable, "-m", "omp_lsp"]
 
 
-def installed_like_environment() -> dict[str, str]:
-    """omp-lsp as a user runs it: with byte-code caches (pip writes them at install time;
-    an editable install under PYTHONDONTWRITEBYTECODE would recompile every module each run)."""
-    import compileall
-    import omp_lsp
-    package_dirs = {Path(omp_lsp.__file__).parent}
-    for name in ("analysis", "server", "codegen"):
-        module = __import__(f"omp_lsp.{name}", fromlist=["_"])
-        package_dirs.add(Path(module.__file__).parent)
-    for folder in package_dirs:
-        compileall.compile_dir(str(folder), quiet=1)
-    env = dict(os.environ)
-    env.pop("PYTHONDONTWRITEBYTECODE", None)
-    return env
+def install_as_a_user(workdir: Path) -> list[str]:
+    """`pip install .` into a throw-away virtual environment: omp-lsp as users run it (byte-code
+    compiled at install time, no editable-install finder at start-up)."""
+    venv = workdir / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    root = Path(__file__).resolve().parent.parent
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", str(root)], check=True)
+    return [str(venv / "bin" / "omp-lsp")]
 
 
-ENV: dict[str, str] | None = None
+ENV = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+OMP_LSP: list[str] = []
 
 
 def time_once(cmd: list[str], ok_codes: tuple[int, ...] = (0,)) -> float:
@@ -172,6 +172,8 @@ def main() -> int:
     parser.add_argument("--lines", type=int, default=10_000)
     parser.add_argument("--runs", type=int, default=7)
     parser.add_argument("--keep", metavar="DIR", help="write the generated files here and keep them")
+    parser.add_argument("--in-place", action="store_true",
+                        help="time the omp-lsp of this environment instead of a fresh `pip install .`")
     args = parser.parse_args()
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="omp-lsp-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
@@ -179,8 +181,8 @@ def main() -> int:
     f_file = workdir / "bench.f90"
     c_file.write_text(generate(C_UNIT, args.lines))
     f_file.write_text(generate(F_UNIT, args.lines))
-    global ENV
-    ENV = installed_like_environment()
+    if not args.in_place:
+        OMP_LSP.extend(install_as_a_user(workdir))
     clang = find_tool("clang-22")
     flang = find_tool("flang-22")
     print(f"omp-lsp --check vs the compilers' -fsyntax-only, median of {args.runs} interleaved runs")
