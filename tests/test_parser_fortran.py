@@ -477,9 +477,9 @@ DIAGNOSTICS = [
     ("end critical nowait", 51, "OMP003", "nowait", None),
     ("parallel do nowait", 51, "OMP003", "nowait", None),
     ("cancel for", 51, "OMP003", "for", "does not exist in Fortran"),
-    ("cancel", 51, "OMP004", "cancel", "needs a construct type: parallel, sections, do or taskgroup"),
-    ("cancellation point", 51, "OMP004", "cancellation point", "needs a construct type"),
-    ("cancel do sections", 51, "OMP005", "sections", "takes one construct type"),
+    ("cancel", 51, "OMP004", "cancel", "needs one of parallel, sections, do or taskgroup"),
+    ("cancellation point", 51, "OMP004", "cancellation point", "needs one of parallel"),
+    ("cancel do sections", 51, "OMP005", "sections", "takes one of parallel"),
     ("simd if(n > 8)", 45, "OMP003", "if(n > 8)", "OpenMP 5.0"),
     ("target thread_limit(64)", 50, "OMP003", "thread_limit(64)", "OpenMP 5.1"),
     # OMP004

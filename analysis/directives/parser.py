@@ -292,26 +292,26 @@ class _Parse:
         i = self._directive_argument(directive, n_name)
         self._clauses(directive, i)
         self._unique(directive)
-        self._construct_type(directive)
+        self._exactly_one(directive)
         return directive
 
-    def _construct_type(self, directive: Directive) -> None:
-        """cancel / cancellation point take exactly one construct-type clause (tables.CANCEL_TYPES)."""
+    def _exactly_one(self, directive: Directive) -> None:
+        """Directives that need exactly one clause of a set (cancel's construct type)."""
         spec = directive.spec
         assert spec is not None
-        types = [t for t in getattr(tables, "CANCEL_TYPES", {}) if (tables.CLAUSES.get(t) is None
-                 or tables.CLAUSES[t].lang in ("all", "fortran" if self.fortran else "c"))]
-        if not types or not all(t in spec.clauses for t in types):
+        language = "fortran" if self.fortran else "c"
+        choices = [t for t in spec.exactly_one_of if tables.CLAUSES[t].lang in ("all", language)]
+        if not choices:
             return
-        given = [c for c in directive.clauses if c.name in getattr(tables, "CANCEL_TYPES", {})]
+        given = [c for c in directive.clauses if c.name in spec.exactly_one_of]
         if not given:
-            # A misspelt type is reported already; a macro may expand to the type.
+            # A misspelt choice is reported already; a macro may expand to one.
             if all(c.spec is not None for c in directive.clauses) and not self.saw_macro:
-                listed = ", ".join(types[:-1]) + " or " + types[-1]
-                self.report("OMP004", f"'{spec.name}' needs a construct type: {listed}", directive.name_span)
+                listed = ", ".join(choices[:-1]) + " or " + choices[-1]
+                self.report("OMP004", f"'{spec.name}' needs one of {listed}", directive.name_span)
         elif len(given) > 1:
-            self.report("OMP005", f"'{spec.name}' takes one construct type; '{given[0].name}' is already given",
-                        given[1].span, related=[Related(given[0].span, "first construct type")])
+            self.report("OMP005", f"'{spec.name}' takes one of {', '.join(choices)}; '{given[0].name}' is "
+                        "already given", given[1].span, related=[Related(given[0].span, "given here first")])
 
     def _misspelt_longer_name(self, index: NameIndex, n_name: int, spec: DirectiveSpec) -> Directive | None:
         """`target teamz`, `target exit dta`, `target teams distribute parallel fro`: the words after a

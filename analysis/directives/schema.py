@@ -98,6 +98,8 @@ class DirectiveSpec:
     argument_required: bool = False
     # For association "begin": the name of the directive that closes it.
     end: str | None = None
+    # Exactly one of these clauses must be given (cancel's construct type).
+    exactly_one_of: tuple[str, ...] = ()
     # Clauses that make a block directive standalone (ordered with depend/doacross).
     standalone_with: frozenset[str] = frozenset()
     # Per-directive shape overrides (metadirective's default clause is a directive variant).

@@ -878,10 +878,12 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     ),
     DirectiveSpec(
         "cancel", "executable", "none", {**CANCEL_TYPES, "if": 45}, unique=frozenset(CANCEL_TYPES),
+        exactly_one_of=tuple(CANCEL_TYPES),
         doc="Requests cancellation of the innermost enclosing region of the given type.",
     ),
     DirectiveSpec(
         "cancellation point", "executable", "none", CANCEL_TYPES, unique=frozenset(CANCEL_TYPES),
+        exactly_one_of=tuple(CANCEL_TYPES),
         doc="Point where the task checks whether cancellation was requested.",
     ),
     DirectiveSpec(
