@@ -22,10 +22,13 @@ double shift(double v) { return v + 1.0; }
 double offset = 0.5;
 #pragma omp declare target enter(offset) // expect: OMP007
 
-// 5. A misspelt directive name (OMP001), so the region below is not a region at all...
+// 5. A misspelt directive name (OMP001): the region below is not a region at all for the compiler.
+// (omp-lsp takes it as the begin it was meant to be, so its end is not reported as well.)
 #pragma omp begin declare taget // expect: OMP001
 double square(double v) { return v * v; }
-// ...and its end directive has nothing to close (OMP006).
+#pragma omp end declare target
+
+// 5b. An end directive with nothing to close (OMP006).
 #pragma omp end declare target // expect: OMP006
 
 // 6. Stray words after 'end declare target' (OMP009).

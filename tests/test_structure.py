@@ -166,3 +166,17 @@ def test_lower_case_unknown_words_still_reported() -> None:
     src = "void f(int n) {\n#pragma omp parallel num_thread(n)\n  {}\n}\n"
     result, raw = _run(src)
     assert [(f.code, raw[f.span[0]:f.span[1]].decode()) for f in result.findings] == [("OMP002", "num_thread")]
+
+
+def test_misspelt_begin_still_opens_its_region() -> None:
+    src = "#pragma omp begin declare taget\nint a;\n#pragma omp end declare target\n#pragma omp begin declre target\n"
+    result, raw = _run(src)
+    # Each misspelling is reported once (OMP001); no OMP006 follows from it.
+    assert [(f.code, raw[f.span[0]:f.span[1]].decode()) for f in result.findings] == [
+        ("OMP001", "begin declare taget"), ("OMP001", "begin declre target")]
+
+
+def test_fortran_misspelt_construct_still_pairs_with_its_end() -> None:
+    src = "program p\n  !$omp paralel\n  x = 1\n  !$omp end parallel\nend program\n"
+    result, _ = _run(src, Language.FORTRAN)
+    assert [f.code for f in result.findings] == ["OMP001"]

@@ -128,6 +128,7 @@ class Directive:
     argument_span: Span | None = None
     end_of: str | None = None                # Fortran "end X": the name X it closes
     uses_macros: bool = False                # C/C++: a macro stands for part of it (rules stay cautious)
+    suggestion: str | None = None            # unknown name: the directive it was probably meant to be
 
     @property
     def span(self) -> Span:

@@ -349,7 +349,7 @@ class _Parse:
         written = " ".join([spec.name] + extra[:m])
         self.report("OMP001", f"unknown OpenMP directive '{written}'; did you mean '{name}'?", span,
                     fixes=[Fix(f"Change to '{name}'", ((span, name),))], suggestion=name)
-        return Directive(self.raw, "", span, None)
+        return Directive(self.raw, "", span, None, suggestion=name)
 
     def _unknown_directive(self, index: NameIndex) -> Directive:
         toks = self.toks
@@ -381,7 +381,7 @@ class _Parse:
             self.report("OMP001", f"unknown OpenMP directive '{' '.join(words[:best_len])}'; did you mean '{best_name}'?",
                         wrong_span, fixes=[Fix(f"Change to '{best_name}'", ((wrong_span, best_name),))],
                         suggestion=best_name)
-            span = wrong_span
+            return Directive(self.raw, "", wrong_span, None, suggestion=best_name)
         else:
             self.report("OMP001", f"unknown OpenMP directive '{words[0]}'", span)
         return Directive(self.raw, "", span, None)

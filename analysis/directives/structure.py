@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from ..diagnostics import Finding, Fix
 from ..syntax import Document, Language, Span
 from .nodes import Directive
+from .tables import DIRECTIVES
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -107,8 +108,16 @@ def _in_alternative_branch(tree: "tree_sitter.Tree | None", offset: int) -> bool
 
 def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None:
     stack: list[tuple[int, str]] = []
+    assumed: set[int] = set()
     tree = doc.tree if any(d.spec and d.spec.association in ("begin", "end") for d in directives) else None
     for i, d in enumerate(directives):
+        if d.spec is None and not d.raw.in_macro:
+            # A misspelt begin (already OMP001) still opens its region: its end is not reported too.
+            closing = _meant_closing(d)
+            if closing:
+                stack.append((i, closing))
+                assumed.add(i)
+            continue
         if d.spec is None or d.raw.in_macro:
             continue
         closing = _closing_name(d, False)
@@ -120,7 +129,14 @@ def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None
         elif is_end:
             _close(directives, stack, i, d.name, out)
     for i, closing in stack:
-        _unclosed(directives[i], closing, out)
+        if i not in assumed:
+            _unclosed(directives[i], closing, out)
+
+
+def _meant_closing(d: Directive) -> str | None:
+    """The end directive of the begin directive an unknown name was probably meant to be."""
+    meant = DIRECTIVES.get(d.suggestion) if d.suggestion else None
+    return meant.end if meant is not None and meant.association == "begin" else None
 
 
 def _close(directives: list[Directive], stack: list[tuple[int, str]], i: int, name: str, out: Structure) -> None:
@@ -217,6 +233,11 @@ def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optio
         d = directives[i]
         spec = d.spec
         if spec is None:
+            meant = DIRECTIVES.get(d.suggestion) if d.suggestion else None
+            if meant is not None and meant.association in ("block", "loop", "statement"):
+                # A misspelt construct (already OMP001) may still be closed by its end directive.
+                stack.append(("O", i, "end " + meant.name))
+                optional.add(i)
             continue
         assoc = association(d)
         if d.end_of is not None or assoc == "end":
