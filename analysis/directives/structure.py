@@ -45,12 +45,13 @@ def association(d: Directive) -> str | None:
     return spec.association
 
 
-def _closing_name(d: Directive, fortran: bool) -> str | None:
+def _closing_name(d: Directive) -> str | None:
+    """C/C++: the end directive that closes a region this directive opens."""
     if d.spec is None:
         return None
     if d.spec.association == "begin":
         return d.spec.end
-    if not fortran and is_delimited_declare_target(d):
+    if is_delimited_declare_target(d):
         return "end declare target"
     return None
 
@@ -120,7 +121,7 @@ def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None
             continue
         if d.spec is None or d.raw.in_macro:
             continue
-        closing = _closing_name(d, False)
+        closing = _closing_name(d)
         is_end = d.spec.association == "end"
         if (closing or is_end) and _in_alternative_branch(tree, d.raw.span[0]):
             continue
