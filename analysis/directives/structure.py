@@ -20,7 +20,7 @@ from .tables import DIRECTIVES
 if TYPE_CHECKING:
     import tree_sitter
 
-    from .fortran_blocks import BlockEvent
+    from .fortran_blocks import BlockEvent, Statement
 
 
 @dataclass
@@ -178,7 +178,8 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
             k = bisect_left(starts, d.raw.span[1])
             if k < len(stmts) and _BLOCK_STATEMENT.match(stmts[k].text):
                 optional.add(i)  # a strictly structured block: the end directive is optional
-    findings = _pair_fortran(directives, block_events(stmts), optional, out)
+    events = block_events(stmts)
+    findings = _pair_fortran(directives, events, optional, out)
     if findings is None:  # the Fortran scanner lost track: pair without Fortran blocks
         out.pairs.clear()
         findings = _pair_fortran(directives, [], optional, out)
@@ -186,9 +187,10 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
     out.findings.extend(findings)
     for begin, end in out.pairs.items():
         out.extents[begin] = (directives[begin].raw.span[1], directives[end].raw.span[0])
+    event_starts = [ev.offset for ev in events]
     for i, d in enumerate(directives):
         if association(d) == "loop" and i not in out.extents:
-            extent = _do_loop_after(src, d.raw.span[1], fixed)
+            extent = _do_loop_after(stmts, starts, events, event_starts, d.raw.span[1])
             if extent is not None:
                 out.extents[i] = extent
 
@@ -274,56 +276,35 @@ def _last_fortran(stack: list[tuple], accept) -> int | None:
     return None
 
 
-_DO = re.compile(rb"[ \t]*(?:[A-Za-z_]\w*[ \t]*:[ \t]*)?do(?![\w \t]*=[^=,]*$)(?:[ \t]+(\d+))?\b", re.I)
-_END_DO = re.compile(rb"[ \t]*(?:\d+[ \t]+)?end[ \t]*do\b", re.I)
-_LABEL = re.compile(rb"[ \t]*(\d+)[ \t]")
-
-
-def _do_loop_after(src: bytes, p: int, fixed: bool) -> Span | None:
-    """The DO loop that follows a loop directive, found by a line scanner (no tree needed):
-    block DO loops nest with END DO; a labelled DO ends at the statement with its label."""
-    n = len(src)
+def _do_loop_after(stmts: list["Statement"], starts: list[int], events: list["BlockEvent"],
+                   event_starts: list[int], p: int) -> Span | None:
+    """The DO loop that follows a loop directive: from its DO statement to the END DO (or the
+    labelled statement) that closes it, by the same Fortran scanner that pairs directives."""
+    k = bisect_left(starts, p)
+    if k >= len(stmts):
+        return None
+    first = stmts[k]
+    e = bisect_left(event_starts, first.start)
+    if e >= len(events) or events[e].offset != first.start or events[e].kind != "open" or events[e].construct != "do":
+        return None
     depth = 0
     labels: list[bytes] = []
-    start = None
-    while p < n:
-        line_start = p if p == 0 or src[p - 1] == 0x0A else src.find(b"\n", p) + 1
-        if line_start <= 0 or line_start >= n:
-            return None
-        e = src.find(b"\n", line_start)
-        e = n if e < 0 else e
-        p = e + 1
-        raw = src[line_start:e].rstrip(b"\r")
-        if fixed:
-            if raw[:1] in (b"c", b"C", b"*", b"!") or not raw.strip():
-                continue
-            label = raw[:5].strip()
-            code = raw[6:72]
-            offset = line_start + 6
-        else:
-            stripped = raw.lstrip()
-            if not stripped or stripped[:1] == b"!":
-                continue
-            m = _LABEL.match(raw)
-            label = m.group(1) if m else b""
-            code = raw[m.end():] if m else raw
-            offset = line_start + (m.end() if m else 0)
-        do = _DO.match(code)
-        if start is None:
-            if do is None:
-                return None
-            start = offset + len(code) - len(code.lstrip())
-        if do is not None:
-            if do.group(1):
-                labels.append(do.group(1))
+    for ev in events[e:]:
+        if ev.kind == "open":
+            if ev.label:
+                labels.append(ev.label)
             else:
                 depth += 1
-        elif _END_DO.match(code):
+        elif ev.kind == "close":
             depth -= 1
-        while labels and label and labels[-1] == label:
-            labels.pop()
+        elif ev.kind == "label":
+            while labels and labels[-1] == ev.label:
+                labels.pop()
+        else:
+            return None  # the unit ended first
         if depth <= 0 and not labels:
-            return start, line_start + len(raw.rstrip())
+            end = stmts[bisect_left(starts, ev.offset)]
+            return first.start, end.end
     return None
 
 
