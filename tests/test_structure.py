@@ -180,3 +180,13 @@ def test_fortran_misspelt_construct_still_pairs_with_its_end() -> None:
     src = "program p\n  !$omp paralel\n  x = 1\n  !$omp end parallel\nend program\n"
     result, _ = _run(src, Language.FORTRAN)
     assert [f.code for f in result.findings] == ["OMP001"]
+
+
+def test_fortran_preprocessor_alternatives_do_not_unbalance() -> None:
+    src = ("subroutine s(n, a)\n  integer :: n, i\n  real :: a(n)\n#ifdef GPU\n  !$omp target teams\n#else\n"
+           "  !$omp parallel\n#endif\n  a = 0\n#ifdef GPU\n  !$omp end target teams\n#else\n  !$omp end parallel\n"
+           "#endif\n#if defined(GPU)\n  !$omp target teams distribute parallel do\n#elif defined(CPU)\n"
+           "  !$omp parallel do\n#else\n  !$omp do\n#endif\n  do i = 1, n\n    a(i) = i\n  end do\n#ifdef GPU\n"
+           "  !$omp end target teams distribute parallel do\n#else\n  !$omp end parallel do\n#endif\nend subroutine\n")
+    result, _ = _run(src, Language.FORTRAN)
+    assert [f.code for f in result.findings] == []

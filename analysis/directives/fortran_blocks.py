@@ -159,3 +159,34 @@ def block_events(stmts: list[Statement]) -> list[BlockEvent]:
     # A statement's own label closes DOs after the statement itself was read.
     events.sort(key=lambda ev: (ev.offset, ev.kind == "label"))
     return events
+
+
+_PREPROCESSOR = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
+
+
+def alternative_branches(src: bytes) -> list[tuple[int, int]]:
+    """Byte ranges of `#elif` / `#else` branches (preprocessed Fortran, .F90 / .F): as in C/C++,
+    the first branch of a conditional decides how directives pair; the alternatives are skipped."""
+    if b"#" not in src:
+        return []
+    ranges: list[tuple[int, int]] = []
+    stack: list[int | None] = []  # per open conditional: where its alternatives began
+    for m in _PREPROCESSOR.finditer(src):
+        word = m.group(1)
+        if word.startswith(b"if"):
+            stack.append(None)
+        elif word in (b"elif", b"else"):
+            if stack and stack[-1] is None:
+                stack[-1] = m.start()
+        elif stack:
+            began = stack.pop()
+            if began is not None:
+                ranges.append((began, m.start()))
+    ranges.sort()
+    merged: list[tuple[int, int]] = []
+    for start, end in ranges:
+        if merged and start <= merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged

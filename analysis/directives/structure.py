@@ -164,7 +164,7 @@ def _unclosed(d: Directive, closing: str, out: Structure) -> None:
 # ---------------------------------------------------------------- Fortran
 
 def _fortran_structure(doc: Document, directives: list[Directive], out: Structure) -> None:
-    from .fortran_blocks import block_events, statements  # Fortran only: C start-up does not pay for it
+    from .fortran_blocks import alternative_branches, block_events, statements  # Fortran only
     src = doc.source
     fixed = doc.language is Language.FORTRAN_FIXED
     stmts = statements(src, fixed)
@@ -179,10 +179,11 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
             if k < len(stmts) and _BLOCK_STATEMENT.match(stmts[k].text):
                 optional.add(i)  # a strictly structured block: the end directive is optional
     events = block_events(stmts)
-    findings = _pair_fortran(directives, events, optional, out)
+    skipped = _in_ranges([d.raw.span[0] for d in directives], alternative_branches(src))
+    findings = _pair_fortran(directives, events, optional, out, skipped)
     if findings is None:  # the Fortran scanner lost track: pair without Fortran blocks
         out.pairs.clear()
-        findings = _pair_fortran(directives, [], optional, out)
+        findings = _pair_fortran(directives, [], optional, out, skipped)
         assert findings is not None
     out.findings.extend(findings)
     for begin, end in out.pairs.items():
@@ -198,8 +199,21 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
 _BLOCK_STATEMENT = re.compile(rb"\s*(?:[a-z_]\w*\s*:\s*)?block$")
 
 
+def _in_ranges(offsets: list[int], ranges: list[tuple[int, int]]) -> set[int]:
+    """Indexes of the offsets that fall inside one of the sorted, disjoint ranges."""
+    if not ranges:
+        return set()
+    starts = [r[0] for r in ranges]
+    inside = set()
+    for i, offset in enumerate(offsets):
+        k = bisect_left(starts, offset + 1) - 1
+        if k >= 0 and offset < ranges[k][1]:
+            inside.add(i)
+    return inside
+
+
 def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optional: set[int],
-                  out: Structure) -> list[Finding] | None:
+                  out: Structure, skipped: set[int]) -> list[Finding] | None:
     """Pair Fortran begin and end directives within Fortran blocks and program units.
     Returns None when the Fortran blocks themselves do not nest (the scanner is unsure)."""
     found = Structure()
@@ -233,6 +247,8 @@ def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optio
             continue
         i = payload
         assert isinstance(i, int)
+        if i in skipped:
+            continue  # an #else / #elif alternative: the first branch decides the pairing
         d = directives[i]
         spec = d.spec
         if spec is None:
