@@ -298,7 +298,7 @@ _FIXED_SENTINEL = re.compile(rb"^[!cC*]\$[oO][mM][pP]", re.M)
 FIXED_LINE_LENGTH = 72
 
 
-def _split_comment(line: bytes) -> int:
+def split_fortran_comment(line: bytes) -> int:
     """Length of a Fortran directive line's content before a '!' comment (quotes respected)."""
     quote = 0
     for i, c in enumerate(line):
@@ -352,7 +352,7 @@ def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
         if line_end < 0:
             line_end = n
         line = src[pos:line_end].rstrip(b"\r")
-        content = line[:_split_comment(line)].rstrip(b" \t")
+        content = line[:split_fortran_comment(line)].rstrip(b" \t")
         continued = content.endswith(b"&")
         if continued:
             content = content[:-1]
@@ -427,7 +427,7 @@ def extract_fixed(src: bytes) -> list[RawDirective]:
             continue
         col6 = line[5:6]
         text = line[6:FIXED_LINE_LENGTH]
-        content_len = _split_comment(text)
+        content_len = split_fortran_comment(text)
         content = text[:content_len].rstrip(b" \t")
         content_start = start + min(6, len(line))  # a short line has no column 7
         if col6 in (b"", b" ", b"0", b"\t"):
@@ -458,6 +458,3 @@ def extract(src: bytes, language: Language, tree: "tree_sitter.Tree | None" = No
         return extract_fixed(src) if b"$" in src else []
     return extract_c(src, tree) if b"omp" in src else []
 
-
-# Public name for the Fortran block scanner (structure).
-split_fortran_comment = _split_comment
