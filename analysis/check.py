@@ -29,7 +29,8 @@ def analyze(document: Document, options: Options | None = None) -> FileAnalysis:
     internal: list[str] = []
     findings: list[Finding] = []
     directives: list[Directive] = []
-    tree = document.tree if not document.language.is_fortran else None
+    # Files without "omp" have no directive: their tree is never needed.
+    tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
     macros = defined_macros(document.source) if not document.language.is_fortran else frozenset()
     for raw in extract(document.source, document.language, tree):
         try:
