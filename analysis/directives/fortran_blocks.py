@@ -112,6 +112,12 @@ _UNIT_END = re.compile(rb"(?:end|end\s*(?:subroutine|function|program|module|sub
                        rb"|contains)$")
 
 
+# The first words of every statement the patterns above can match, to skip the others quickly.
+_BLOCK_WORDS = (b"do", b"if", b"select", b"block", b"associate", b"critical", b"change", b"where", b"forall",
+                b"end", b"contains")
+_CONSTRUCT_NAME = re.compile(rb"[a-z_]\w*\s*:(?!:)")
+
+
 def _closes_paren_at_end(text: bytes, open_at: int) -> bool:
     """True when the parenthesis opened at `open_at` closes at the end of the statement."""
     depth = 0
@@ -133,6 +139,8 @@ def block_events(stmts: list[Statement]) -> list[BlockEvent]:
         t = st.text.strip()
         if st.label:
             events.append(BlockEvent(st.start, "label", label=st.label))
+        if not t.startswith(_BLOCK_WORDS) and not _CONSTRUCT_NAME.match(t):
+            continue  # an ordinary statement (most of them): no block opens or closes here
         if _UNIT_END.match(t):
             events.append(BlockEvent(st.start, "unit"))
             continue

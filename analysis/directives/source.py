@@ -300,6 +300,11 @@ FIXED_LINE_LENGTH = 72
 
 def split_fortran_comment(line: bytes) -> int:
     """Length of a Fortran directive line's content before a '!' comment (quotes respected)."""
+    bang = line.find(b"!")
+    if bang < 0:
+        return len(line)
+    if b"'" not in line[:bang] and b'"' not in line[:bang]:
+        return bang  # the usual line: no quote before the first '!'
     quote = 0
     for i, c in enumerate(line):
         if quote:
