@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
+from .records import dataclass, field, replace
 
 from .diagnostics import Finding
 from .directives.nodes import Directive

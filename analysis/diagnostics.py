@@ -6,7 +6,7 @@ output, severity overrides and the server all read it from here.
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass, field
+from .records import dataclass, field
 from typing import Any
 
 from .syntax import Span

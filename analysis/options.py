@@ -1,7 +1,7 @@
 """Analysis options shared by the CLI and the server (one schema)."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from .records import dataclass, field
 
 from .diagnostics import CATALOGUE, Severity
 from .directives.schema import VERSIONS

@@ -10,7 +10,7 @@ from __future__ import annotations
 import enum
 import re
 from bisect import bisect_right
-from dataclasses import dataclass
+from .records import dataclass
 import os
 from typing import TYPE_CHECKING, Literal
 

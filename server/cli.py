@@ -9,7 +9,7 @@ import argparse
 import fnmatch
 import os
 import sys
-from dataclasses import dataclass
+from omp_lsp.analysis.records import dataclass
 from typing import NoReturn, Sequence
 
 from omp_lsp import __version__

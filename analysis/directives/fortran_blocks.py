@@ -8,7 +8,7 @@ unit (or its executable part, at CONTAINS) ends.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from ..records import dataclass
 from typing import Literal
 
 from .source import split_fortran_comment

@@ -4,7 +4,7 @@ The parse cache (relocate.py) shares these objects between analyses: treat them 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 
 from ..syntax import Span
 from .schema import ClauseSpec, DirectiveSpec

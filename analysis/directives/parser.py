@@ -7,7 +7,7 @@ and OMP009 findings with the narrowest span that shows them.
 from __future__ import annotations
 
 import copy
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from functools import lru_cache
 
 from ..diagnostics import Finding, Fix, Related, Severity

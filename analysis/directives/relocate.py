@@ -9,7 +9,7 @@ must be treated as read-only.
 """
 from __future__ import annotations
 
-import dataclasses
+from ..records import fields
 from typing import Any
 
 from ..diagnostics import Finding, Fix, Related
@@ -24,7 +24,7 @@ _NODE_TYPES = (Expr, Subscript, ListItem, Modifier, TraitProperty, TraitSelector
 def _plan(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]:
     """Field names holding spans, single child nodes, and lists (of nodes or of lists)."""
     spans, children, lists = [], [], []
-    for f in dataclasses.fields(cls):
+    for f in fields(cls):
         kind = str(f.type)
         if f.name.endswith("span") or f.name == "edits":
             spans.append(f.name)

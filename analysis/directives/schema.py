@@ -6,7 +6,7 @@ removed it (``last`` is the last version that still allows it).
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Literal, Union
 
 Version = int

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from ..syntax import Language, Span

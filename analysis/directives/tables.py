@@ -19,7 +19,7 @@ Notes for readers:
 """
 from __future__ import annotations
 
-from dataclasses import replace
+from ..records import replace
 from typing import Callable
 
 from .schema import ClauseSpec, DirectiveSpec

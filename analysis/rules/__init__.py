@@ -6,7 +6,7 @@ inside one becomes an internal error for that rule and file, and the rest still 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from ..records import dataclass, field
 from typing import Callable, Iterable, Iterator
 
 from ..diagnostics import CATALOGUE, Finding
