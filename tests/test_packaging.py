@@ -22,3 +22,10 @@ def test_wheel_holds_only_the_omp_lsp_namespace(tmp_path: Path) -> None:
         assert module in names
     entry_points = next(n for n in names if n.endswith("entry_points.txt"))
     assert "omp-lsp = omp_lsp.__main__:main" in zipfile.ZipFile(wheel).read(entry_points).decode()
+
+
+def test_no_partial_package_at_the_top_of_the_checkout() -> None:
+    # `python -m omp_lsp` run from the checkout would import a top-level omp_lsp/ folder instead of
+    # the installed package (which has analysis/ and server/ mapped into it) and fail.
+    assert not (ROOT / "omp_lsp").exists()
+    assert (ROOT / "src" / "omp_lsp" / "__main__.py").exists()
