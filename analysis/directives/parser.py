@@ -1161,8 +1161,10 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
     Results are cached by the directive's text and line geometry (relative to its start):
     a repeated directive is copied from the cache with its spans moved."""
     base = raw.span[0]
-    key = (raw.body, tuple((logical, source - base) for logical, source in raw.segments), raw.form,
-           raw.sentinel[1] - base, language, version, macros)
+    segments = raw.segments
+    geometry = (((segments[0][0], segments[0][1] - base),) if len(segments) == 1
+                else tuple((logical, source - base) for logical, source in segments))
+    key = (raw.body, geometry, raw.form, raw.sentinel[1] - base, language, version, macros)
     hit = _cache.get(key)
     if hit is not None:
         delta = base - hit[0]
@@ -1171,7 +1173,7 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
             findings = list(hit[2])
         else:
             directive = moved_directive(hit[1], delta, raw)
-            findings = shifted(hit[2], delta)
+            findings = shifted(hit[2], delta) if hit[2] else []
         directive.raw = raw
     else:
         state = _Parse(raw, language, version, macros)

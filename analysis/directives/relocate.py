@@ -67,7 +67,9 @@ def shifted(value: Any, delta: int) -> Any:
 
 def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Directive:
     """A cached directive at another place: its own spans now, its clause tree when first read."""
-    fields = {key: value for key, value in template.__dict__.items() if key not in LAZY_FIELDS}
+    fields = template.__dict__.copy()
+    for key in LAZY_FIELDS:
+        fields.pop(key, None)
     for key in ("name_span", "argument_span"):
         span = fields[key]
         if span is not None:
