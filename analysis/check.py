@@ -21,10 +21,14 @@ class FileAnalysis:
     structure: Structure
     findings: list[Finding]
     internal_errors: list[str] = field(default_factory=list)
+    context: FileContext | None = None   # what the rules read (holds the lazily built program model)
 
 
-def analyze(document: Document, options: Options | None = None) -> FileAnalysis:
-    """Directives, block structure and diagnostics of one document; never raises on bad input."""
+def analyze(document: Document, options: Options | None = None, path: str = "") -> FileAnalysis:
+    """Directives, block structure and diagnostics of one document; never raises on bad input.
+
+    Cross-file rules are not run here: see `workspace.analyze_workspace`.
+    """
     options = options or Options()
     internal: list[str] = []
     findings: list[Finding] = []
@@ -45,12 +49,18 @@ def analyze(document: Document, options: Options | None = None) -> FileAnalysis:
     except Exception as err:
         internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
         structure = Structure()
-    run = run_rules(FileContext(document, directives, structure, options.openmp_version), options.disabled)
+    context = FileContext(document, directives, structure, options.openmp_version, path)
+    run = run_rules(context, options.disabled)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
-    findings = [_override(f, options) for f in findings if f.code not in options.disabled]
-    findings.sort(key=lambda f: (f.span[0], f.code))
-    return FileAnalysis(document, directives, structure, findings, internal)
+    return FileAnalysis(document, directives, structure, finish(findings, options), internal, context)
+
+
+def finish(findings: list[Finding], options: Options) -> list[Finding]:
+    """Drop disabled codes, apply severity overrides, sort by position."""
+    out = [_override(f, options) for f in findings if f.code not in options.disabled]
+    out.sort(key=lambda f: (f.span[0], f.code))
+    return out
 
 
 _DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)

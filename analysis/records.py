@@ -55,7 +55,7 @@ def _frozen_delattr(self: Any, name: str) -> None:
     raise FrozenInstanceError(f"cannot delete field '{name}' of a frozen {type(self).__name__}")
 
 
-def _build(cls: type, frozen: bool) -> type:
+def _build(cls: type, frozen: bool, eq: bool = True) -> type:
     annotations = cls.__dict__.get("__annotations__", {})
     names = list(annotations)
     namespace: dict[str, Any] = {}
@@ -95,14 +95,15 @@ def _build(cls: type, frozen: bool) -> type:
     namespace["_FACTORY"] = _MISSING
     exec(source, namespace)  # noqa: S102 - generated from the class's own field names
     cls.__init__ = namespace["__init__"]
-    cls.__repr__ = namespace["__repr__"]
-    cls.__eq__ = namespace["__eq__"]
+    if "__repr__" not in cls.__dict__:  # a class's own __repr__ wins (e.g. to cut cycles)
+        cls.__repr__ = namespace["__repr__"]
+    if eq:  # eq=False keeps identity semantics (records that point at each other)
+        cls.__eq__ = namespace["__eq__"]
+        # mutable records are not hashable, as with dataclasses
+        cls.__hash__ = namespace["__hash__"] if frozen else None
     if frozen:
-        cls.__hash__ = namespace["__hash__"]
         cls.__setattr__ = _frozen_setattr
         cls.__delattr__ = _frozen_delattr
-    else:
-        cls.__hash__ = None  # mutable records are not hashable, as with dataclasses
     cls.__record_fields__ = tuple(Field(n, str(annotations[n])) for n in names)
     return cls
 
@@ -110,8 +111,8 @@ def _build(cls: type, frozen: bool) -> type:
 _MISSING: Any = type("_Missing", (), {"__repr__": lambda self: "<missing>"})()
 
 
-def dataclass(cls: type | None = None, *, frozen: bool = False) -> Any:
-    """Decorator: `@dataclass` or `@dataclass(frozen=True)`."""
+def dataclass(cls: type | None = None, *, frozen: bool = False, eq: bool = True) -> Any:
+    """Decorator: `@dataclass`, `@dataclass(frozen=True)`, or `@dataclass(eq=False)` (identity)."""
     if cls is None:
-        return lambda c: _build(c, frozen)
-    return _build(cls, frozen)
+        return lambda c: _build(c, frozen, eq)
+    return _build(cls, frozen, eq)

@@ -6,15 +6,21 @@ inside one becomes an internal error for that rule and file, and the rest still 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Callable, Iterable, Iterator
+
 from ..records import dataclass, field
-from typing import Callable, Iterable, Iterator
 
 from ..diagnostics import CATALOGUE, Finding
 from ..directives.nodes import Directive
 from ..directives.structure import Structure
 from ..syntax import Document
 
+if TYPE_CHECKING:
+    from ..declare_target import Binding
+    from ..model import FileModel
+
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
+WorkspaceRuleFunc = Callable[["WorkspaceContext"], Iterable[tuple[str, Finding]]]
 
 
 @dataclass
@@ -23,6 +29,37 @@ class FileContext:
     directives: list[Directive]
     structure: Structure
     version: int
+    path: str = ""
+
+    def __post_init__(self) -> None:
+        self._model: FileModel | None = None
+        self._binding: Binding | None = None
+
+    @property
+    def model(self) -> "FileModel":
+        """The program model, built on first use (files whose rules never ask pay nothing)."""
+        if self._model is None:
+            from ..model import build_model
+            self._model = build_model(self.document, self.directives, self.structure)
+        return self._model
+
+    @property
+    def binding(self) -> "Binding":
+        """Every declare target directive resolved to the declarations it names."""
+        if self._binding is None:
+            from ..declare_target import bind
+            self._binding = bind(self)
+        return self._binding
+
+    @property
+    def has_declare_target(self) -> bool:
+        return any(d.name in ("declare target", "begin declare target") for d in self.directives)
+
+
+@dataclass
+class WorkspaceContext:
+    """Every file of the workspace (the files given to --check, the server's folders)."""
+    files: dict[str, FileContext] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -36,16 +73,31 @@ class Rule:
 
 
 REGISTRY: list[Rule] = []
+WORKSPACE_REGISTRY: list[Rule] = []
 
 
-def rule(*codes: str) -> Callable[[RuleFunc], RuleFunc]:
-    """Register a rule under the catalogue codes it may report."""
+def _check_codes(codes: tuple[str, ...]) -> None:
     for code in codes:
         if code not in CATALOGUE:
             raise ValueError(f"{code} is not in the rule catalogue")
 
+
+def rule(*codes: str) -> Callable[[RuleFunc], RuleFunc]:
+    """Register a per-file rule under the catalogue codes it may report."""
+    _check_codes(codes)
+
     def register(func: RuleFunc) -> RuleFunc:
         REGISTRY.append(Rule(codes, func))
+        return func
+    return register
+
+
+def workspace_rule(*codes: str) -> Callable[[WorkspaceRuleFunc], WorkspaceRuleFunc]:
+    """Register a cross-file rule: it reads every file and yields (path, finding) pairs."""
+    _check_codes(codes)
+
+    def register(func: WorkspaceRuleFunc) -> WorkspaceRuleFunc:
+        WORKSPACE_REGISTRY.append(Rule(codes, func))  # type: ignore[arg-type]
         return func
     return register
 
@@ -73,11 +125,31 @@ def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleR
     return out
 
 
+def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> dict[str, RuleRun]:
+    """Cross-file rules; findings are grouped by the file they belong to."""
+    _load()
+    out: dict[str, RuleRun] = {path: RuleRun() for path in ws.files}
+    for r in WORKSPACE_REGISTRY:
+        if all(code in disabled for code in r.codes):
+            continue
+        try:
+            for path, finding in r.func(ws):  # type: ignore[arg-type]
+                if finding.code not in r.codes:
+                    raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
+                out.setdefault(path, RuleRun()).findings.append(finding)
+        except Exception as err:  # as for per-file rules: the others still run
+            message = (f"internal error in workspace rule {r.name} ({', '.join(r.codes)}): "
+                       f"{type(err).__name__}: {err}")
+            for run in out.values():
+                run.internal_errors.append(message)
+    return out
+
+
 def _load() -> None:
     """Import the rule modules once (registration happens at import)."""
-    from . import directive_syntax  # noqa: F401
+    from . import declare_target, declare_target_fortran, directive_syntax  # noqa: F401
 
 
 def iter_rules() -> Iterator[Rule]:
     _load()
-    return iter(REGISTRY)
+    return iter([*REGISTRY, *WORKSPACE_REGISTRY])

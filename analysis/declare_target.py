@@ -1,0 +1,179 @@
+"""Binding: each declare target directive resolved to the declarations it names.
+
+Explicit lists (`declare target(list)`, `to`/`enter`/`link` clauses), the implicit list of a
+begin/end region (file-, namespace- and class-scope declarations between the directives;
+nested regions and explicit lists override the enclosing device type), and Fortran's
+clause-less form, which names the enclosing subprogram or interface body.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Iterator
+
+from .directives.nodes import Clause, Directive, ListItem
+from .directives.structure import is_delimited_declare_target
+from .model import FUNCTION, VARIABLE, FileModel, Symbol
+from .records import dataclass, field
+from .syntax import Span
+
+if TYPE_CHECKING:
+    from .rules import FileContext
+
+DECLARE_TARGET = "declare target"
+BEGIN_DECLARE_TARGET = "begin declare target"
+ENTER_CLAUSES = ("to", "enter")
+# Scopes whose declarations join a begin/end region's implicit list.
+_IMPLICIT_SCOPES = frozenset({"file", "namespace", "class"})
+
+
+@dataclass(eq=False)
+class Mark:
+    """One declaration (or unresolved name) marked by one declare target directive."""
+    directive: int                 # index into the file's directives
+    kind: str                      # "enter" (to/enter/implicit) or "link"
+    item: ListItem | None          # None: implicit (begin/end region, Fortran clause-less form)
+    clause: Clause | None          # None: the directive's own list or an implicit list
+    symbols: list[Symbol]          # the declarations the item names (empty: not found)
+    device_type: str               # "any", "host" or "nohost" (as if written; "any" by default)
+    device_type_explicit: bool     # a device_type clause decided it (on this directive or a region)
+    indirect: bool                 # an indirect clause that is (or may be) true applies
+    explicit: bool                 # an explicit list item (not a begin/end region's implicit list)
+    span: Span                     # the list item, or the declaration's name for implicit marks
+    region: int | None = None      # implicit: the begin directive of the innermost region
+
+    @property
+    def name(self) -> str:
+        if self.item is not None:
+            return self.item.name or self.item.text
+        return self.symbols[0].name if self.symbols else ""
+
+
+@dataclass(eq=False)
+class Region:
+    begin: int                     # directive index of `begin declare target` (or clause-less declare target)
+    end: int                       # directive index of the paired `end declare target`
+    span: Span                     # end of the begin directive .. start of the end directive
+    device_type: str
+    device_type_explicit: bool
+    indirect: bool
+
+
+@dataclass(eq=False)
+class Binding:
+    marks: list[Mark] = field(default_factory=list)
+    regions: list[Region] = field(default_factory=list)
+    directives: list[int] = field(default_factory=list)   # indices of every declare target directive
+
+    def of(self, symbol: Symbol) -> list[Mark]:
+        return [m for m in self.marks if any(s is symbol for s in m.symbols)]
+
+    def explicit_in(self, directive: int) -> list[Mark]:
+        return [m for m in self.marks if m.directive == directive and m.explicit]
+
+
+def device_type_of(d: Directive) -> tuple[str, bool]:
+    c = d.clause("device_type")
+    if c is not None and c.keyword is not None:
+        return c.keyword.name.lower(), True
+    return "any", False
+
+
+def indirect_of(d: Directive) -> bool:
+    """True when an indirect clause is present and its argument is not a literal false."""
+    c = d.clause("indirect")
+    if c is None:
+        return False
+    if c.expr is None:
+        return True
+    text = c.expr.text.strip().lower().strip("()").strip()
+    return text not in ("0", "false", ".false.", "0 != 0")
+
+
+def explicit_lists(d: Directive) -> Iterator[tuple[str, Clause | None, ListItem]]:
+    """(kind, clause, item) for every explicit list item of a declare target directive."""
+    if d.argument is not None:
+        for item in d.argument:
+            yield "enter", None, item
+    for c in d.clauses:
+        if c.name in ENTER_CLAUSES:
+            for item in c.items:
+                yield "enter", c, item
+        elif c.name == "link":
+            for item in c.items:
+                yield "link", c, item
+
+
+def resolve(model: FileModel, item: ListItem, offset: int) -> list[Symbol]:
+    """The declarations a list item names, as seen from the directive at `offset`."""
+    if item.name is None:
+        return []
+    fortran = model.language.is_fortran
+    key = model.key_of(item.name)
+    if item.common_block:
+        key = f"/{key}/"
+    if not fortran and "::" in item.name:
+        return _qualified(model, item.name, offset)
+    return model.visible(key, offset, before=not fortran)
+
+
+def _qualified(model: FileModel, name: str, offset: int) -> list[Symbol]:
+    parts = name.lstrip(":").split("::")
+    return [s for s in model.named(parts[-1])
+            if s.name_span[0] < offset and (s.qualified == "::".join(parts) or s.qualified.endswith("::" + "::".join(parts)))]
+
+
+def bind(ctx: "FileContext") -> Binding:
+    out = Binding()
+    directives = ctx.directives
+    model = ctx.model
+    fortran = ctx.document.language.is_fortran
+    for i, d in enumerate(directives):
+        if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET):
+            continue
+        out.directives.append(i)
+        device_type, dt_explicit = device_type_of(d)
+        indirect = indirect_of(d)
+        if fortran and d.name == DECLARE_TARGET and d.argument is None \
+                and not any(c.name in (*ENTER_CLAUSES, "link") for c in d.clauses):
+            # Fortran clause-less form: an implicit `to` naming the enclosing procedure.
+            unit = model.scope_at(d.span[0]).enclosing("subroutine", "function")
+            if unit is not None and unit.symbol is not None:
+                out.marks.append(Mark(i, "enter", None, None, [unit.symbol], device_type, dt_explicit,
+                                      indirect, True, d.name_span))
+            continue
+        for kind, clause, item in explicit_lists(d):
+            out.marks.append(Mark(i, kind, item, clause, resolve(model, item, d.span[0]), device_type,
+                                  dt_explicit, indirect, True, item.span))
+    if not fortran:
+        _bind_regions(ctx, model, out)
+    return out
+
+
+def _bind_regions(ctx: "FileContext", model: FileModel, out: Binding) -> None:
+    directives = ctx.directives
+    for begin, end in sorted(ctx.structure.pairs.items()):
+        d = directives[begin]
+        if d.name != BEGIN_DECLARE_TARGET and not is_delimited_declare_target(d):
+            continue
+        device_type, dt_explicit = device_type_of(d)
+        out.regions.append(Region(begin, end, (d.span[1], directives[end].span[0]), device_type,
+                                  dt_explicit, indirect_of(d)))
+    if not out.regions:
+        return
+    for symbol in model.symbols:
+        if symbol.kind not in (FUNCTION, VARIABLE) or symbol.scope.kind not in _IMPLICIT_SCOPES:
+            continue
+        if symbol.kind == VARIABLE and symbol.scope.kind == "class":
+            continue  # only functions at class scope join the implicit list
+        at = symbol.name_span[0]
+        inner = None
+        for r in out.regions:
+            if r.span[0] <= at < r.span[1] and (inner is None or r.span[0] >= inner.span[0]):
+                inner = r
+        if inner is None:
+            continue
+        # The innermost region that gives a device type decides it; otherwise "any".
+        chosen = next((r for r in sorted(out.regions, key=lambda r: -r.span[0])
+                       if r.span[0] <= at < r.span[1] and r.device_type_explicit), inner)
+        out.marks.append(Mark(inner.begin, "enter", None, None, [symbol], chosen.device_type,
+                              chosen.device_type_explicit, inner.indirect, False, symbol.name_span,
+                              region=inner.begin))

@@ -1,0 +1,237 @@
+"""The per-file program model: scopes, declarations, references and target regions.
+
+Plain data built from one analysed file (C/C++ from the tree-sitter tree in `model_c.py`,
+Fortran from the statement scanner in `model_fortran.py`). Rules and the propagation
+engine read it; nothing here knows about LSP. Names are looked up by `key`: the name as
+written in C/C++, lower case in Fortran (Fortran names are case-insensitive).
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Iterator
+
+from .records import dataclass, field
+from .syntax import Language, Span
+
+if TYPE_CHECKING:
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .syntax import Document
+
+# Symbol kinds.
+FUNCTION = "function"                # C/C++ function; Fortran subroutine or function (definition or interface body)
+VARIABLE = "variable"                # includes Fortran named constants (specifier "parameter")
+TYPE = "type"                        # struct/class/union/enum/typedef; Fortran derived type
+NAMESPACE = "namespace"
+COMMON = "common"                    # Fortran common block (key "/name/", blank common "//")
+GENERIC = "generic"                  # Fortran generic interface name
+PROCEDURE_POINTER = "procedure pointer"
+PROCEDURE = "procedure"              # Fortran procedure declaration statement / EXTERNAL (not a pointer)
+ENTRY = "entry"
+STATEMENT_FUNCTION = "statement function"
+MODULE = "module"
+PROCEDURE_KINDS = frozenset({FUNCTION, GENERIC, PROCEDURE_POINTER, PROCEDURE, ENTRY, STATEMENT_FUNCTION})
+
+# Storage durations of variables.
+STATIC = "static"
+AUTOMATIC = "automatic"
+THREAD = "thread"
+
+# Scope kinds. C/C++: file, namespace, class, function, block, lambda.
+# Fortran: file, program, module, submodule, subroutine, function, block data, interface, type.
+FORTRAN_SUBPROGRAMS = frozenset({"subroutine", "function"})
+
+
+@dataclass(eq=False)
+class Symbol:
+    name: str                              # as written
+    key: str                               # lookup key (Fortran: lower case)
+    kind: str
+    span: Span                             # the whole declaration (statement or node)
+    name_span: Span
+    scope: "Scope"
+    definition: bool = False               # a function body / a variable definition (not `extern`)
+    storage: str = ""                      # variables: STATIC, AUTOMATIC or THREAD
+    specifiers: frozenset[str] = frozenset()   # C: static extern inline virtual constexpr ...;
+                                           # Fortran attributes: save parameter pointer allocatable
+                                           # external target bind(c) elemental pure recursive ...
+    type_text: str = ""                    # declared type as written (C: specifiers + pointer/array declarators)
+    params: tuple[tuple[str, str], ...] = ()   # functions: (type text, name) per parameter
+    return_type: str = ""
+    template: bool = False                 # C++ template (or member of a class template)
+    linkage: str = ""                      # "external", "internal", "C" (extern "C"), "" for none
+    complete: bool | None = None           # variables: whether the type is complete (None: unknown)
+    polymorphic: bool = False              # C++: class type with virtual members
+    initialized: bool = False
+    bind_name: str | None = None           # Fortran BIND(C): the C name; C: the linkage name of extern "C"
+    common: str | None = None              # Fortran: the common block holding the variable ("" = blank)
+    equivalenced: bool = False             # Fortran: appears in an EQUIVALENCE statement
+    qualified: str = ""                    # C++: ns::Class::name; Fortran: module::name
+
+    @property
+    def is_variable(self) -> bool:
+        return self.kind == VARIABLE
+
+    @property
+    def is_procedure(self) -> bool:
+        return self.kind in PROCEDURE_KINDS
+
+    def __repr__(self) -> str:
+        return f"Symbol({self.kind} {self.name!r} @{self.name_span[0]})"
+
+
+@dataclass(eq=False)
+class Scope:
+    kind: str
+    name: str
+    span: Span
+    parent: "Scope | None" = None
+    symbols: list[Symbol] = field(default_factory=list)
+    children: list["Scope"] = field(default_factory=list)
+    symbol: Symbol | None = None           # the function/subprogram/module this scope defines
+    spec_part: Span | None = None          # Fortran: specification part (header end .. first executable
+                                           # statement, CONTAINS or END)
+    internal: bool = False                 # Fortran: an internal procedure (CONTAINed in a subprogram/program)
+    interface_body: bool = False           # Fortran: a subprogram inside an interface block
+    uses: list[str] = field(default_factory=list)   # Fortran: modules named in USE statements (lower case)
+
+    def __repr__(self) -> str:
+        return f"Scope({self.kind} {self.name!r} {self.span})"
+
+    def ancestors(self) -> Iterator["Scope"]:
+        s: Scope | None = self
+        while s is not None:
+            yield s
+            s = s.parent
+
+    def enclosing(self, *kinds: str) -> "Scope | None":
+        return next((s for s in self.ancestors() if s.kind in kinds), None)
+
+    def walk(self) -> Iterator["Scope"]:
+        yield self
+        for c in self.children:
+            yield from c.walk()
+
+
+@dataclass(eq=False)
+class Reference:
+    """A name used in code: a call (`call`) or any other use of a variable or procedure."""
+    name: str
+    key: str
+    span: Span
+    scope: Scope                           # innermost scope holding the reference
+    call: bool = False
+    target: int | None = None              # index of the innermost enclosing target-region directive
+
+
+@dataclass(eq=False)
+class Capture:
+    name: str
+    span: Span
+    by_reference: bool = False
+
+
+@dataclass(eq=False)
+class Lambda:
+    """C++ lambda expression: its explicit captures and the names its body uses."""
+    span: Span
+    default_capture: str | None = None     # "=" or "&"
+    captures: list[Capture] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+
+
+@dataclass(eq=False)
+class FileModel:
+    language: Language
+    root: Scope
+    symbols: list[Symbol] = field(default_factory=list)         # every declaration, in source order
+    references: list[Reference] = field(default_factory=list)   # in source order
+    lambdas: list[Lambda] = field(default_factory=list)
+    module_statements: list[Span] = field(default_factory=list)  # C++20 `import`/`export`/`module`
+    threadprivate: dict[str, list[int]] = field(default_factory=dict)  # key -> directive indices
+    complete: bool = True                  # False: the builder gave up on part of the file
+
+    def __post_init__(self) -> None:
+        self._by_key: dict[str, list[Symbol]] | None = None
+        self._scopes: list[Scope] | None = None
+
+    # -- lookups ---------------------------------------------------------------------------
+    def named(self, key: str) -> list[Symbol]:
+        """Every declaration with this key anywhere in the file."""
+        if self._by_key is None:
+            by: dict[str, list[Symbol]] = {}
+            for s in self.symbols:
+                by.setdefault(s.key, []).append(s)
+            self._by_key = by
+        return self._by_key.get(key, [])
+
+    def scope_at(self, offset: int) -> Scope:
+        """The innermost scope whose span holds `offset`."""
+        scope = self.root
+        while True:
+            inner = _child_at(scope, offset)
+            if inner is None:
+                return scope
+            scope = inner
+
+    def visible(self, key: str, offset: int, *, before: bool = True) -> list[Symbol]:
+        """Declarations of `key` visible at `offset`, innermost scope first.
+
+        C/C++ (`before=True`): only declarations that start before `offset`. Fortran looks
+        in the whole scoping unit and its hosts (declarations may follow a directive).
+        """
+        found: list[Symbol] = []
+        for scope in self.scope_at(offset).ancestors():
+            hits = [s for s in scope.symbols if s.key == key and (not before or s.name_span[0] < offset)]
+            if hits:
+                found.extend(hits)
+                break
+        return found
+
+    def key_of(self, name: str) -> str:
+        return name.lower() if self.language.is_fortran else name
+
+
+def _child_at(scope: Scope, offset: int) -> Scope | None:
+    children = scope.children
+    starts = [c.span[0] for c in children]
+    i = bisect_right(starts, offset) - 1
+    while i >= 0:
+        c = children[i]
+        if c.span[0] <= offset < c.span[1]:
+            return c
+        if c.span[1] <= offset:
+            # children never overlap, so an earlier sibling cannot hold the offset either
+            return None
+        i -= 1
+    return None
+
+
+TARGET_REGION_NAMES = ("target", "target ")   # `target` and combined forms starting with it
+
+
+def is_target_region(d: "Directive") -> bool:
+    """`target` and combined `target ...` constructs (not target data/update/enter/exit data)."""
+    name = d.name
+    if name == "target":
+        return True
+    if not name.startswith("target "):
+        return False
+    return not name.startswith(("target data", "target enter", "target exit", "target update"))
+
+
+def build_model(document: "Document", directives: list["Directive"], structure: "Structure") -> FileModel:
+    """The program model of one file (never raises on odd input: gives up on parts instead)."""
+    if document.language.is_fortran:
+        from .model_fortran import build_fortran_model
+        model = build_fortran_model(document, directives, structure)
+    else:
+        from .model_c import build_c_model
+        model = build_c_model(document, directives, structure)
+    for i, d in enumerate(directives):
+        if d.name == "threadprivate" and d.argument:
+            for item in d.argument:
+                if item.name is not None:
+                    key = model.key_of(item.name)
+                    model.threadprivate.setdefault(f"/{key}/" if item.common_block else key, []).append(i)
+    return model
