@@ -2,14 +2,14 @@
 from __future__ import annotations
 
 import re
-from .records import dataclass, field, replace
 
-from .diagnostics import Finding
+from .diagnostics import SUPERSEDES, Finding
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import extract
 from .directives.structure import Structure, analyse_structure
 from .options import Options
+from .records import dataclass, field, replace
 from .rules import FileContext, run_rules
 from .syntax import Document
 
@@ -49,7 +49,7 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
     except Exception as err:
         internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
         structure = Structure()
-    context = FileContext(document, directives, structure, options.openmp_version, path)
+    context = FileContext(document, directives, structure, options.openmp_version, path, macros)
     run = run_rules(context, options.disabled)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
@@ -57,13 +57,15 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
 
 
 def finish(findings: list[Finding], options: Options) -> list[Finding]:
-    """Drop disabled codes, apply severity overrides, sort by position."""
-    out = [_override(f, options) for f in findings if f.code not in options.disabled]
+    """Drop disabled and superseded findings, apply severity overrides, sort by position."""
+    superseded = {(code, f.span) for f in findings for code in SUPERSEDES.get(f.code, ())}
+    out = [_override(f, options) for f in findings
+           if f.code not in options.disabled and (f.code, f.span) not in superseded]
     out.sort(key=lambda f: (f.span[0], f.code))
     return out
 
 
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.M)
+_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
 
 
 def defined_macros(source: bytes) -> frozenset[str]:

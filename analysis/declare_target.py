@@ -7,7 +7,10 @@ clause-less form, which names the enclosing subprogram or interface body.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Iterator
+from bisect import bisect_left
+from collections.abc import Iterator
+from itertools import takewhile
+from typing import TYPE_CHECKING
 
 from .directives.nodes import Clause, Directive, ListItem
 from .directives.structure import is_delimited_declare_target
@@ -63,8 +66,18 @@ class Binding:
     regions: list[Region] = field(default_factory=list)
     directives: list[int] = field(default_factory=list)   # indices of every declare target directive
 
+    def __post_init__(self) -> None:
+        self._of: dict[int, list[Mark]] | None = None
+
     def of(self, symbol: Symbol) -> list[Mark]:
-        return [m for m in self.marks if any(s is symbol for s in m.symbols)]
+        """Every mark that names this declaration."""
+        if self._of is None:
+            index: dict[int, list[Mark]] = {}
+            for m in self.marks:
+                for s in m.symbols:
+                    index.setdefault(id(s), []).append(m)
+            self._of = index
+        return self._of.get(id(symbol), [])
 
     def explicit_in(self, directive: int) -> list[Mark]:
         return [m for m in self.marks if m.directive == directive and m.explicit]
@@ -121,7 +134,7 @@ def _qualified(model: FileModel, name: str, offset: int) -> list[Symbol]:
             if s.name_span[0] < offset and (s.qualified == "::".join(parts) or s.qualified.endswith("::" + "::".join(parts)))]
 
 
-def bind(ctx: "FileContext") -> Binding:
+def bind(ctx: FileContext) -> Binding:
     out = Binding()
     directives = ctx.directives
     model = ctx.model
@@ -140,6 +153,8 @@ def bind(ctx: "FileContext") -> Binding:
                 out.marks.append(Mark(i, "enter", None, None, [unit.symbol], device_type, dt_explicit,
                                       indirect, True, d.name_span))
             continue
+        if d.name == BEGIN_DECLARE_TARGET:
+            continue  # its list clauses are errors (OMP108): binding them would only add echoes
         for kind, clause, item in explicit_lists(d):
             out.marks.append(Mark(i, kind, item, clause, resolve(model, item, d.span[0]), device_type,
                                   dt_explicit, indirect, True, item.span))
@@ -148,7 +163,7 @@ def bind(ctx: "FileContext") -> Binding:
     return out
 
 
-def _bind_regions(ctx: "FileContext", model: FileModel, out: Binding) -> None:
+def _bind_regions(ctx: FileContext, model: FileModel, out: Binding) -> None:
     directives = ctx.directives
     for begin, end in sorted(ctx.structure.pairs.items()):
         d = directives[begin]
@@ -159,21 +174,24 @@ def _bind_regions(ctx: "FileContext", model: FileModel, out: Binding) -> None:
                                   dt_explicit, indirect_of(d)))
     if not out.regions:
         return
-    for symbol in model.symbols:
-        if symbol.kind not in (FUNCTION, VARIABLE) or symbol.scope.kind not in _IMPLICIT_SCOPES:
-            continue
-        if symbol.kind == VARIABLE and symbol.scope.kind == "class":
-            continue  # only functions at class scope join the implicit list
-        at = symbol.name_span[0]
-        inner = None
-        for r in out.regions:
-            if r.span[0] <= at < r.span[1] and (inner is None or r.span[0] >= inner.span[0]):
-                inner = r
-        if inner is None:
-            continue
+    candidates = [s for s in model.symbols
+                  if (s.kind == FUNCTION and s.scope.kind in _IMPLICIT_SCOPES)
+                  or (s.kind == VARIABLE and s.scope.kind in ("file", "namespace"))]  # class scope: functions only
+    starts = [s.name_span[0] for s in candidates]  # symbols are in source order
+    # Regions nest (they are paired with a stack): walk them in order with a stack of enclosing ones.
+    regions = sorted(out.regions, key=lambda r: (r.span[0], -r.span[1]))
+    stack: list[Region] = []
+    for k, r in enumerate(regions):
+        while stack and stack[-1].span[1] <= r.span[0]:
+            stack.pop()
+        stack.append(r)
+        end = r.span[1]
+        nested = list(takewhile(lambda o: o.span[0] < end, regions[k + 1:]))
         # The innermost region that gives a device type decides it; otherwise "any".
-        chosen = next((r for r in sorted(out.regions, key=lambda r: -r.span[0])
-                       if r.span[0] <= at < r.span[1] and r.device_type_explicit), inner)
-        out.marks.append(Mark(inner.begin, "enter", None, None, [symbol], chosen.device_type,
-                              chosen.device_type_explicit, inner.indirect, False, symbol.name_span,
-                              region=inner.begin))
+        chosen = next((o for o in reversed(stack) if o.device_type_explicit), r)
+        for s in candidates[bisect_left(starts, r.span[0]):bisect_left(starts, r.span[1])]:
+            at = s.name_span[0]
+            if any(o.span[0] <= at < o.span[1] for o in nested):
+                continue  # belongs to a nested region
+            out.marks.append(Mark(r.begin, "enter", None, None, [s], chosen.device_type,
+                                  chosen.device_type_explicit, r.indirect, False, s.name_span, region=r.begin))

@@ -58,6 +58,11 @@ class Finding:
         return self.severity if self.severity is not None else CATALOGUE[self.code].severity
 
 
+# A specific rule's finding replaces a generic one on the same span: `to` on `begin declare
+# target` is reported as OMP108, not also as the table's "clause not allowed" (OMP003).
+SUPERSEDES: dict[str, tuple[str, ...]] = {"OMP108": ("OMP003",)}
+
+
 @dataclass(frozen=True)
 class RuleInfo:
     code: str

@@ -8,7 +8,8 @@ written in C/C++, lower case in Fortran (Fortran names are case-insensitive).
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING, Iterator
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from .records import dataclass, field
 from .syntax import Language, Span
@@ -49,7 +50,7 @@ class Symbol:
     kind: str
     span: Span                             # the whole declaration (statement or node)
     name_span: Span
-    scope: "Scope"
+    scope: Scope
     definition: bool = False               # a function body / a variable definition (not `extern`)
     storage: str = ""                      # variables: STATIC, AUTOMATIC or THREAD
     specifiers: frozenset[str] = frozenset()   # C: static extern inline virtual constexpr ...;
@@ -85,29 +86,42 @@ class Scope:
     kind: str
     name: str
     span: Span
-    parent: "Scope | None" = None
+    parent: Scope | None = None
     symbols: list[Symbol] = field(default_factory=list)
-    children: list["Scope"] = field(default_factory=list)
+    children: list[Scope] = field(default_factory=list)
     symbol: Symbol | None = None           # the function/subprogram/module this scope defines
     spec_part: Span | None = None          # Fortran: specification part (header end .. first executable
                                            # statement, CONTAINS or END)
     internal: bool = False                 # Fortran: an internal procedure (CONTAINed in a subprogram/program)
     interface_body: bool = False           # Fortran: a subprogram inside an interface block
     uses: list[str] = field(default_factory=list)   # Fortran: modules named in USE statements (lower case)
+    complete: bool = True                  # False: the builder is unsure of this scope's declarations or
+                                           # of where its specification part ends (rules stay silent)
 
     def __repr__(self) -> str:
         return f"Scope({self.kind} {self.name!r} {self.span})"
 
-    def ancestors(self) -> Iterator["Scope"]:
+    def declared(self, key: str) -> list[Symbol]:
+        """This scope's own declarations of `key`, in source order (indexed on first use)."""
+        index = self.__dict__.get("_index")
+        if index is None or self.__dict__.get("_indexed") != len(self.symbols):
+            index = {}
+            for s in self.symbols:
+                index.setdefault(s.key, []).append(s)
+            self.__dict__["_index"] = index
+            self.__dict__["_indexed"] = len(self.symbols)
+        return index.get(key, [])
+
+    def ancestors(self) -> Iterator[Scope]:
         s: Scope | None = self
         while s is not None:
             yield s
             s = s.parent
 
-    def enclosing(self, *kinds: str) -> "Scope | None":
+    def enclosing(self, *kinds: str) -> Scope | None:
         return next((s for s in self.ancestors() if s.kind in kinds), None)
 
-    def walk(self) -> Iterator["Scope"]:
+    def walk(self) -> Iterator[Scope]:
         yield self
         for c in self.children:
             yield from c.walk()
@@ -144,8 +158,8 @@ class Lambda:
 class FileModel:
     language: Language
     root: Scope
-    symbols: list[Symbol] = field(default_factory=list)         # every declaration, in source order
-    references: list[Reference] = field(default_factory=list)   # in source order
+    symbols: list[Symbol] = field(default_factory=list)         # every declaration read so far (a
+                                                                # builder may defer bodies: see expand)
     lambdas: list[Lambda] = field(default_factory=list)
     module_statements: list[Span] = field(default_factory=list)  # C++20 `import`/`export`/`module`
     threadprivate: dict[str, list[int]] = field(default_factory=dict)  # key -> directive indices
@@ -153,7 +167,22 @@ class FileModel:
 
     def __post_init__(self) -> None:
         self._by_key: dict[str, list[Symbol]] | None = None
-        self._scopes: list[Scope] | None = None
+        self._references: list[Reference] = []
+        self.reference_builder: Callable[[], list[Reference]] | None = None
+
+    @property
+    def references(self) -> list[Reference]:
+        """Every reference, in source order. A builder may defer them (C walks every body
+        only when a rule or the propagation engine asks)."""
+        if self.reference_builder is not None:
+            builder, self.reference_builder = self.reference_builder, None
+            self._references = builder()
+        return self._references
+
+    @references.setter
+    def references(self, value: list[Reference]) -> None:
+        self.reference_builder = None
+        self._references = value
 
     # -- lookups ---------------------------------------------------------------------------
     def named(self, key: str) -> list[Symbol]:
@@ -169,6 +198,7 @@ class FileModel:
         """The innermost scope whose span holds `offset`."""
         scope = self.root
         while True:
+            _expand(scope)
             inner = _child_at(scope, offset)
             if inner is None:
                 return scope
@@ -182,7 +212,7 @@ class FileModel:
         """
         found: list[Symbol] = []
         for scope in self.scope_at(offset).ancestors():
-            hits = [s for s in scope.symbols if s.key == key and (not before or s.name_span[0] < offset)]
+            hits = [s for s in scope.declared(key) if not before or s.name_span[0] < offset]
             if hits:
                 found.extend(hits)
                 break
@@ -191,10 +221,38 @@ class FileModel:
     def key_of(self, name: str) -> str:
         return name.lower() if self.language.is_fortran else name
 
+    def expand(self, span: Span | None = None) -> None:
+        """Read the function bodies a builder deferred (those overlapping `span`, or all).
+
+        Until then a deferred scope has no children and only its parameters as symbols;
+        `scope_at` and `visible` expand what they pass through by themselves.
+        """
+        todo = [self.root]
+        while todo:
+            scope = todo.pop()
+            if span is not None and (scope.span[1] <= span[0] or scope.span[0] >= span[1]):
+                continue
+            _expand(scope)
+            todo.extend(scope.children)
+
+
+def defer(scope: Scope, reader: Callable[[], None]) -> None:
+    """Let a builder read a scope's contents only when someone looks inside it."""
+    scope.__dict__["_deferred"] = reader
+
+
+def _expand(scope: Scope) -> None:
+    reader = scope.__dict__.pop("_deferred", None)
+    if reader is not None:
+        reader()
+
 
 def _child_at(scope: Scope, offset: int) -> Scope | None:
     children = scope.children
-    starts = [c.span[0] for c in children]
+    cached = scope.__dict__.get("_starts")
+    if cached is None or len(cached) != len(children):
+        cached = scope.__dict__["_starts"] = [c.span[0] for c in children]
+    starts = cached
     i = bisect_right(starts, offset) - 1
     while i >= 0:
         c = children[i]
@@ -210,7 +268,7 @@ def _child_at(scope: Scope, offset: int) -> Scope | None:
 TARGET_REGION_NAMES = ("target", "target ")   # `target` and combined forms starting with it
 
 
-def is_target_region(d: "Directive") -> bool:
+def is_target_region(d: Directive) -> bool:
     """`target` and combined `target ...` constructs (not target data/update/enter/exit data)."""
     name = d.name
     if name == "target":
@@ -220,7 +278,7 @@ def is_target_region(d: "Directive") -> bool:
     return not name.startswith(("target data", "target enter", "target exit", "target update"))
 
 
-def build_model(document: "Document", directives: list["Directive"], structure: "Structure") -> FileModel:
+def build_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:
     """The program model of one file (never raises on odd input: gives up on parts instead)."""
     if document.language.is_fortran:
         from .model_fortran import build_fortran_model

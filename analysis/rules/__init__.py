@@ -30,6 +30,7 @@ class FileContext:
     structure: Structure
     version: int
     path: str = ""
+    macros: frozenset[str] = frozenset()   # C/C++: names #defined in the file
 
     def __post_init__(self) -> None:
         self._model: FileModel | None = None

@@ -1,2 +1,439 @@
-"""Declare target restrictions shared by C, C++ and Fortran (OMP101–OMP117)."""
+"""Declare target restrictions shared by C, C++ and Fortran (OMP101–OMP117).
+
+Every rule reads the binding (`ctx.binding`: each directive's list items resolved to
+declarations) and stays silent where the model does not know enough: an unresolved name,
+a type from a header, a file tree-sitter could not read.
+"""
 from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from ..declare_target import (
+    BEGIN_DECLARE_TARGET,
+    DECLARE_TARGET,
+    ENTER_CLAUSES,
+    Mark,
+    Region,
+)
+from ..diagnostics import Finding, Fix, Related
+from ..directives.nodes import Clause, Directive, ListItem
+from ..model import (
+    AUTOMATIC,
+    FUNCTION,
+    STATIC,
+    THREAD,
+    TYPE,
+    VARIABLE,
+    FileModel,
+    Symbol,
+)
+from ..syntax import Language, Span
+from . import FileContext, rule
+
+_SPEC = "OpenMP 5.1 §2.14.7"
+
+
+def _marks(ctx: FileContext) -> list[Mark]:
+    return ctx.binding.marks if ctx.has_declare_target else []
+
+
+def _variables(mark: Mark) -> list[Symbol]:
+    return [s for s in mark.symbols if s.kind == VARIABLE]
+
+
+@rule("OMP101")
+def threadprivate_item(ctx: FileContext) -> Iterator[Finding]:
+    for mark in _marks(ctx):
+        if mark.item is None:
+            if any(s.storage == THREAD for s in _variables(mark)):  # clang rejects these too
+                yield Finding("OMP101", f"'{mark.name}' is thread-local and cannot be in a declare target region; "
+                              "declare it outside the region", mark.span)
+            continue
+        model = ctx.model
+        key = model.key_of(mark.item.name or "")
+        threadprivate = model.threadprivate.get(f"/{key}/" if mark.item.common_block else key)
+        thread_local = [s for s in _variables(mark) if s.storage == THREAD]
+        if thread_local or (threadprivate and (mark.symbols or mark.item.common_block)):
+            what = "thread-local" if thread_local else "threadprivate"
+            related = [Related(ctx.directives[i].span, "made threadprivate here") for i in threadprivate or []]
+            yield Finding("OMP101", f"'{mark.name}' is {what} and cannot appear in a declare target directive; "
+                          "device code cannot reach per-thread host storage", mark.span, related=related)
+
+
+@rule("OMP102")
+def unmappable_type(ctx: FileContext) -> Iterator[Finding]:
+    for mark in _marks(ctx):
+        if mark.item is None:
+            continue
+        for s in _variables(mark):
+            if s.complete is False:
+                yield Finding("OMP102", f"'{mark.name}' has the incomplete type '{s.type_text}', which is not "
+                              "mappable; define the type before the end of the file", mark.span,
+                              related=[Related(s.name_span, f"'{s.name}' declared here")])
+                break
+            if s.polymorphic and ctx.version < 50:
+                yield Finding("OMP102", f"'{mark.name}' has a class type with virtual members, which OpenMP 4.5 "
+                              "does not map (allowed from 5.0)", mark.span,
+                              related=[Related(s.name_span, f"'{s.name}' declared here")])
+                break
+
+
+def _identity(mark: Mark) -> object:
+    """What makes two list items the same: the declaration, else the spelling."""
+    if mark.symbols:
+        return id(mark.symbols[0])
+    item = mark.item
+    assert item is not None
+    return (item.common_block, (item.name or item.text).lower() if item.name else item.text)
+
+
+@rule("OMP103")
+def repeated_item(ctx: FileContext) -> Iterator[Finding]:
+    seen: dict[tuple[int, object], Mark] = {}
+    for mark in _marks(ctx):
+        if mark.item is None:
+            continue
+        key = (mark.directive, _identity(mark))
+        first = seen.get(key)
+        if first is None:
+            seen[key] = mark
+            continue
+        fix = _remove_item(ctx.directives[mark.directive], mark)
+        yield Finding("OMP103", f"'{mark.name}' appears more than once in this declare target directive",
+                      mark.span, related=[Related(first.span, "first listed here")],
+                      fixes=[fix] if fix else [])
+
+
+def _remove_item(d: Directive, mark: Mark) -> Fix | None:
+    """Delete the list item with its separating comma (the whole clause if it is the only item)."""
+    item = mark.item
+    assert item is not None
+    items: list[ListItem] = mark.clause.items if mark.clause is not None else (d.argument or [])
+    at = next((i for i, x in enumerate(items) if x is item), None)
+    if at is None:
+        return None
+    if len(items) == 1:
+        if mark.clause is None:
+            return None
+        return Fix(f"Remove the duplicate '{mark.name}'", ((mark.clause.span, ""),))
+    span = (items[at - 1].span[1], item.span[1]) if at > 0 else (item.span[0], items[1].span[0])
+    return Fix(f"Remove the duplicate '{mark.name}'", ((span, ""),))
+
+
+@rule("OMP104")
+def enter_and_link(ctx: FileContext) -> Iterator[Finding]:
+    first_of: dict[tuple[str, object], Mark] = {}
+    for mark in _marks(ctx):
+        if mark.item is None:
+            continue
+        ident = _identity(mark)
+        other_kind = "link" if mark.kind == "enter" else "enter"
+        other = first_of.get((other_kind, ident))
+        if other is not None and other.directive != mark.directive:
+            yield Finding("OMP104", f"'{mark.name}' is in a {_clause_word(mark)} clause here and in a "
+                          f"{_clause_word(other)} clause of another declare target directive; choose one",
+                          mark.span, related=[Related(other.span, f"'{other.name}' in a {_clause_word(other)} "
+                                                                  "clause here")])
+        first_of.setdefault((mark.kind, ident), mark)
+
+
+def _clause_word(mark: Mark) -> str:
+    if mark.kind == "link":
+        return "'link'"
+    return f"'{mark.clause.name}'" if mark.clause is not None else "'to'"
+
+
+@rule("OMP105")
+def no_list_clause(ctx: FileContext) -> Iterator[Finding]:
+    for d in ctx.directives:
+        if d.name != DECLARE_TARGET or not d.clauses or d.argument is not None or d.uses_macros:
+            continue
+        if any(c.name in (*ENTER_CLAUSES, "link", "indirect") for c in d.clauses):
+            continue
+        if any(c.spec is None for c in d.clauses):
+            continue  # an unknown clause (OMP002) may have been meant as the list
+        word = "enter" if ctx.version >= 52 else "to"
+        if ctx.document.language.is_fortran:
+            hint = f"write '!$omp declare target {word}(name) ...' inside the procedure"
+        else:
+            hint = f"add '{word}(...)' or 'link(...)', or use 'begin declare target' for a region"
+        yield Finding("OMP105", f"this declare target directive has clauses but no '{word}' or 'link' clause: "
+                      f"it names nothing; {hint}", d.name_span)
+
+
+@rule("OMP106")
+def nohost_in_link(ctx: FileContext) -> Iterator[Finding]:
+    for mark in _marks(ctx):
+        if mark.kind == "link" and mark.device_type == "nohost" and mark.item is not None \
+                and (_variables(mark) or mark.item.common_block):
+            yield Finding("OMP106", f"'{mark.name}' is device_type(nohost) and cannot be in a link clause "
+                          "(a link variable must exist on the host, where it is mapped from)", mark.span)
+
+
+@rule("OMP107")
+def indirect_device_type(ctx: FileContext) -> Iterator[Finding]:
+    from ..declare_target import indirect_of
+    for d in ctx.directives:
+        if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET) or not indirect_of(d):
+            continue
+        c = d.clause("device_type")
+        if c is None or c.keyword is None or c.keyword.name.lower() == "any":
+            continue
+        yield Finding("OMP107", f"'indirect' allows only device_type(any), not device_type({c.keyword.name}): an "
+                      "indirect call may come from either side", c.span,
+                      fixes=[Fix("Change to device_type(any)", ((c.keyword.span, "any"),))],
+                      related=[Related(d.clause("indirect").span, "indirect given here")])  # type: ignore[union-attr]
+
+
+@rule("OMP108")
+def list_on_begin(ctx: FileContext) -> Iterator[Finding]:
+    for d in ctx.directives:
+        if d.name != BEGIN_DECLARE_TARGET:
+            continue
+        for c in d.clauses:
+            if c.name in (*ENTER_CLAUSES, "link"):
+                yield Finding("OMP108", f"'begin declare target' takes only device_type and indirect, not "
+                              f"'{c.name}': list the names on a separate 'declare target' directive",
+                              c.span, fixes=[Fix(f"Remove the '{c.name}' clause", ((c.span, ""),))])
+
+
+@rule("OMP109")
+def overloaded_in_list(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language is not Language.CPP:
+        return
+    model = ctx.model
+    for mark in _marks(ctx):
+        functions = [s for s in mark.symbols if s.kind == FUNCTION]
+        if mark.item is None or not functions:
+            continue
+        if any(s.template for s in functions):
+            why = "a template"
+        elif _overloaded(model, functions[0]):
+            why = "overloaded"
+        else:
+            continue
+        yield Finding("OMP109", f"'{mark.name}' is {why} and may be named only in the implicit list of a "
+                      "'begin declare target' ... 'end declare target' region", mark.span)
+
+
+def _overloaded(model: FileModel, f: Symbol) -> bool:
+    signatures = {tuple(t for t, _ in s.params) for s in model.named(f.key)
+                  if s.kind == FUNCTION and s.qualified == f.qualified}
+    return len(signatures) > 1
+
+
+@rule("OMP110")
+def lambda_uses_static(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language is not Language.CPP or not ctx.has_declare_target:
+        return
+    binding = ctx.binding
+    if not binding.regions:
+        return
+    model = ctx.model
+    for r in binding.regions:
+        model.expand(r.span)  # lambdas inside function bodies are read with the bodies
+    for lam in model.lambdas:
+        if not any(r.span[0] <= lam.span[0] < r.span[1] for r in binding.regions):
+            continue
+        reported: set[int] = set()
+        for ref in lam.references:
+            hits = model.visible(ref.key, ref.span[0])
+            var = hits[0] if hits else None
+            if var is None or var.kind != VARIABLE or var.storage != STATIC or id(var) in reported:
+                continue
+            if var.scope.kind not in ("file", "namespace", "class") or var.specifiers & {"const", "constexpr"}:
+                continue
+            if any(m.kind == "enter" for m in binding.of(var)):
+                continue
+            reported.add(id(var))
+            yield Finding("OMP110", f"the lambda uses '{ref.name}', a variable of static storage duration that is "
+                          "not declare target; add it to a 'to'/'enter' clause (or declare it in the region)",
+                          ref.span, related=[Related(var.name_span, f"'{var.name}' declared here")])
+
+
+@rule("OMP111")
+def module_statement_in_region(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language is not Language.CPP or not ctx.has_declare_target:
+        return
+    regions = ctx.binding.regions
+    for span in ctx.model.module_statements:
+        if any(r.span[0] <= span[0] < r.span[1] for r in regions):
+            yield Finding("OMP111", "a module import or export cannot appear between 'begin declare target' and "
+                          "'end declare target'; move it before the region", span)
+
+
+@rule("OMP112")
+def function_in_link(ctx: FileContext) -> Iterator[Finding]:
+    for mark in _marks(ctx):
+        if mark.kind == "link" and mark.symbols and all(s.is_procedure for s in mark.symbols):
+            yield Finding("OMP112", f"'{mark.name}' is a procedure; 'link' takes variables only (use "
+                          f"'{'enter' if ctx.version >= 52 else 'to'}' for procedures)", mark.span,
+                          fixes=[])
+
+
+_USER_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
+# `using namespace n;` and `using n::x;` bring names in from elsewhere (an alias `using T = ...` does not).
+_USING = re.compile(rb"\busing\s+(?:namespace\b|[\w:]+::\w+\s*;)")
+
+
+@rule("OMP113")
+def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
+    lang = ctx.document.language
+    if lang.is_fortran or not ctx.has_declare_target:
+        return
+    model = ctx.model
+    src = ctx.document.source
+    # Names may come from a user header or a using-directive: then say nothing about missing ones.
+    unsure = not model.complete or _USER_INCLUDE.search(src) is not None or \
+        (lang is Language.CPP and _USING.search(src) is not None)
+    for mark in _marks(ctx):
+        item = mark.item
+        if item is None or item.name is None or "::" in item.name:
+            continue
+        d = ctx.directives[mark.directive]
+        if d.uses_macros or d.raw.in_macro or _is_macro_like(item.name, ctx):
+            continue
+        if mark.symbols:
+            if all(s.kind == TYPE for s in mark.symbols):
+                yield Finding("OMP113", f"'{item.name}' names a type; list variables and functions", mark.span)
+            continue
+        if unsure or model.scope_at(d.span[0]).kind == "class":
+            continue
+        later = [s for s in model.named(model.key_of(item.name)) if s.name_span[0] > d.span[0]]
+        if later:
+            yield Finding("OMP113", f"'{item.name}' is declared after this directive; move the directive below "
+                          "the declaration", mark.span, related=[Related(later[0].name_span, "declared here")])
+        else:
+            yield Finding("OMP113", f"'{item.name}' is not declared", mark.span)
+
+
+def _is_macro_like(name: str, ctx: FileContext) -> bool:
+    return name in ctx.macros
+
+
+@rule("OMP114")
+def automatic_variable(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language.is_fortran:
+        return  # Fortran: OMP162 (neither a module variable nor SAVE) says the same
+    for mark in _marks(ctx):
+        local = [s for s in _variables(mark) if s.storage == AUTOMATIC]
+        if mark.item is not None and local and len(local) == len(mark.symbols):
+            s = local[0]
+            yield Finding("OMP114", f"'{mark.name}' is a local variable without static storage duration; declare "
+                          "it 'static' or at file scope", mark.span,
+                          related=[Related(s.name_span, f"'{s.name}' declared here")],
+                          fixes=[Fix(f"Declare '{s.name}' static", (((s.span[0], s.span[0]), "static "),))])
+
+
+_C_CONSTANT_WORDS = frozenset({"true", "false", "sizeof", "alignof", "_Alignof", "int", "char", "long", "short",
+                               "unsigned", "signed", "bool", "_Bool", "nullptr", "NULL"})
+_F_LOGICALS = re.compile(r"\.(?:true|false|and|or|not|eqv|neqv|eq|ne|lt|le|gt|ge)\.", re.IGNORECASE)
+
+
+@rule("OMP115")
+def indirect_not_constant(ctx: FileContext) -> Iterator[Finding]:
+    for i, d in enumerate(ctx.directives):
+        if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET) or d.uses_macros:
+            continue
+        c = d.clause("indirect")
+        if c is None or c.expr is None:
+            continue
+        culprit = _non_constant(ctx, c, d)
+        if culprit is not None:
+            yield Finding("OMP115", f"the argument of 'indirect' must be a constant boolean expression; "
+                          f"'{culprit.name}' is a variable", c.expr.span,
+                          related=[Related(culprit.name_span, f"'{culprit.name}' declared here")])
+
+
+def _non_constant(ctx: FileContext, c: Clause, d: Directive) -> Symbol | None:
+    """A variable the expression reads, or None when it is (or may be) constant."""
+    assert c.expr is not None
+    text = c.expr.text
+    fortran = ctx.document.language.is_fortran
+    if fortran:
+        text = _F_LOGICALS.sub(" ", text)
+    model = ctx.model
+    for word in re.findall(r"[A-Za-z_]\w*", text):
+        if not fortran and (word in _C_CONSTANT_WORDS or _is_macro_like(word, ctx) or word.isupper()):
+            continue
+        hits = model.visible(model.key_of(word), d.span[0], before=not fortran)
+        if not hits:
+            continue  # unknown: may be a constant from a header
+        s = hits[0]
+        if s.kind != VARIABLE or s.specifiers & {"const", "constexpr", "parameter"}:
+            continue
+        return s
+    return None
+
+
+@rule("OMP116")
+def conflicting_device_types(ctx: FileContext) -> Iterator[Finding]:
+    first: dict[int, Mark] = {}
+    reported: set[tuple[int, int]] = set()
+    for mark in _marks(ctx):
+        if not mark.explicit or not mark.symbols:
+            continue
+        ident = id(mark.symbols[0])
+        prior = first.get(ident)
+        if prior is None:
+            first[ident] = mark
+            continue
+        if prior.device_type != mark.device_type and (mark.directive, ident) not in reported:
+            reported.add((mark.directive, ident))
+            yield Finding("OMP116", f"'{mark.name}' was given device_type({prior.device_type}) by an earlier "
+                          f"directive and device_type({mark.device_type}) here: clang rejects this, flang widens "
+                          "it to device_type(any); use one device type", mark.span,
+                          related=[Related(prior.span, f"device_type({prior.device_type}) given here")])
+
+
+@rule("OMP117")
+def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language.is_fortran or not ctx.has_declare_target:
+        return
+    model = ctx.model
+    tree = ctx.document.tree
+    if tree is None:
+        return
+    done: set[int] = set()
+    for mark in _marks(ctx):
+        if mark.item is None or not mark.symbols or id(mark.symbols[0]) in done:
+            continue
+        s = mark.symbols[0]
+        d = ctx.directives[mark.directive]
+        done.add(id(s))
+        if any(m.directive < mark.directive for m in ctx.binding.of(s)):
+            continue  # already marked earlier: this directive only repeats it
+        use = _first_use(ctx, model, s, (s.name_span[1], d.span[0]))
+        if use is not None:
+            yield Finding("OMP117", f"'{s.name}' is used before this declare target directive marks it; the use "
+                          "may not see the device version (clang: may lead to incorrect results); mark it before "
+                          "its first use", mark.span, related=[Related(use, "first used here")])
+
+
+def _first_use(ctx: FileContext, model: FileModel, s: Symbol, span: Span) -> Span | None:
+    tree = ctx.document.tree
+    assert tree is not None
+    pattern = re.compile(rb"(?<![\w.])" + re.escape(s.name.encode()) + rb"\b")
+    for m in pattern.finditer(ctx.document.source, span[0], span[1]):
+        node = tree.root_node.descendant_for_byte_range(m.start(), m.end())
+        if node is None or node.type != "identifier" or node.parent is None:
+            continue
+        while node.parent is not None and node.parent.type == "qualified_identifier":
+            node = node.parent  # `int S::x = 0;` declares S::x: look at the whole name
+        parent = node.parent
+        if parent is None:
+            continue
+        if parent.type in ("init_declarator", "pointer_declarator", "array_declarator", "function_declarator",
+                           "declaration", "parameter_declaration", "reference_declarator",
+                           "parenthesized_declarator") and parent.child_by_field_name("declarator") == node:
+            continue  # a redeclaration, not a use
+        if parent.type == "field_expression" and parent.child_by_field_name("field") == node:
+            continue
+        hits = model.visible(s.key, m.start())
+        if hits and hits[0] is s or (hits and hits[0].kind == s.kind and hits[0].qualified == s.qualified):
+            return (m.start(), m.end())
+    return None
+
+
+__all__ = ["Region"]

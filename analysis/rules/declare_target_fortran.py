@@ -1,2 +1,567 @@
-"""Fortran-only declare target restrictions (OMP151–OMP163)."""
+"""Fortran-only declare target restrictions (OMP151–OMP163).
+
+Per-file rules read the Fortran program model (`model_fortran`) and the binding of each
+directive's list items; OMP155, OMP159 and OMP160 compare files of the workspace. A rule
+stays silent wherever the model is unsure (a scope marked incomplete, a name it cannot
+resolve): a false error is worse than a missed one.
+"""
 from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from ..diagnostics import Finding, Fix, Related
+from ..model import (
+    AUTOMATIC,
+    COMMON,
+    ENTRY,
+    FUNCTION,
+    GENERIC,
+    PROCEDURE,
+    PROCEDURE_POINTER,
+    STATEMENT_FUNCTION,
+    VARIABLE,
+    FileModel,
+    Scope,
+    Symbol,
+)
+from ..syntax import Language
+from . import FileContext, WorkspaceContext, rule, workspace_rule
+
+if TYPE_CHECKING:
+    from ..declare_target import Mark
+    from ..directives.nodes import Directive, ListItem
+
+DECLARE_TARGET = "declare target"
+LIST_CLAUSES = ("to", "enter", "link")
+SUBPROGRAMS = ("subroutine", "function")
+# Units whose specification part may hold a declare target directive naming a variable.
+VARIABLE_UNITS = ("subroutine", "function", "program", "module", "submodule")
+# Scoping units that hold COMMON statements and their declare target directives (OMP159).
+COMMON_UNITS = ("subroutine", "function", "program", "module", "submodule")
+_NOT_A_PROCEDURE = {
+    GENERIC: "a generic name",
+    PROCEDURE_POINTER: "a procedure pointer",
+    ENTRY: "an entry name",
+    STATEMENT_FUNCTION: "a statement function",
+}
+
+
+# -- shared helpers ----------------------------------------------------------------------------
+def _applies(ctx: FileContext) -> bool:
+    return ctx.document.language.is_fortran and ctx.has_declare_target
+
+
+def _in_spec(scope: Scope, offset: int) -> bool:
+    part = scope.spec_part
+    return part is not None and part[0] <= offset < part[1]
+
+
+def _has_list(d: Directive) -> bool:
+    return d.argument is not None or any(c.name in LIST_CLAUSES for c in d.clauses)
+
+
+def _explicit_marks(ctx: FileContext) -> Iterator[tuple[Mark, Directive, ListItem, Scope]]:
+    """Every explicit list item of the file's declare target directives, with the scope
+    that holds the directive."""
+    model = ctx.model
+    for mark in ctx.binding.marks:
+        if mark.item is None or not mark.explicit:
+            continue
+        d = ctx.directives[mark.directive]
+        if d.name != DECLARE_TARGET:
+            continue
+        yield mark, d, mark.item, model.scope_at(d.span[0])
+
+
+def _is_blank_common(item: ListItem) -> bool:
+    return item.name is None and item.text.replace(" ", "") == "//"
+
+
+def _part_of_another(item: ListItem) -> bool:
+    return item.name is not None and bool(item.subscripts or item.members)
+
+
+def _symbols(model: FileModel, mark: Mark, scope: Scope) -> list[Symbol]:
+    """The declarations a list item names: by host association (the binding), else by use
+    association of a module defined in this file."""
+    if mark.symbols:
+        return mark.symbols
+    item = mark.item
+    if item is None or item.name is None:
+        return []
+    key = item.name.lower()
+    if item.common_block:
+        return []  # common blocks are not use associated
+    modules = {s.name.lower(): s for s in model.root.children if s.kind == "module"}
+    for s in scope.ancestors():
+        for used in s.uses:
+            module = modules.get(used)
+            if module is not None:
+                hits = module.declared(key)
+                if hits:
+                    return hits
+    return []
+
+
+def _use_associated(mark: Mark, symbols: list[Symbol]) -> bool:
+    return bool(symbols) and not mark.symbols
+
+
+def _line(ctx: FileContext, offset: int) -> int:
+    return ctx.document.lines.line_of(offset) + 1
+
+
+def _where(path: str, ctx: FileContext, offset: int) -> str:
+    name = path.rsplit("/", 1)[-1] if path else "this file"
+    return f"{name}:{_line(ctx, offset)}"
+
+
+def _unit_name(scope: Scope) -> str:
+    if scope.kind == "program" and not scope.name:
+        return "the main program"
+    return f"{scope.kind} '{scope.name}'" if scope.name else scope.kind
+
+
+# -- OMP151, OMP153, OMP156: procedure list items -----------------------------------------------
+@rule("OMP151")
+def not_a_procedure_name(ctx: FileContext) -> Iterator[Finding]:
+    """A generic name, procedure pointer, entry name or statement function in the list."""
+    if not _applies(ctx):
+        return
+    for mark, _d, item, scope in _explicit_marks(ctx):
+        symbols = _symbols(ctx.model, mark, scope)
+        kinds = {s.kind for s in symbols}
+        if not kinds or kinds & {FUNCTION, VARIABLE, COMMON, PROCEDURE}:
+            continue  # a specific procedure of the same name exists, or nothing is known
+        bad = next((s for s in symbols if s.kind in _NOT_A_PROCEDURE), None)
+        if bad is None:
+            continue
+        what = _NOT_A_PROCEDURE[bad.kind]
+        advice = {
+            GENERIC: "name the specific procedures instead",
+            PROCEDURE_POINTER: "name the procedures it may point to instead",
+            ENTRY: "name the subprogram that contains the ENTRY statement instead",
+            STATEMENT_FUNCTION: "turn it into an internal or module function and name that",
+        }[bad.kind]
+        yield Finding("OMP151", f"'{item.text}' is {what} and cannot appear in a declare target directive: {advice}",
+                      item.span, related=[Related(bad.name_span, f"'{bad.name}' is declared here")])
+
+
+@rule("OMP153")
+def procedure_outside_its_specification_part(ctx: FileContext) -> Iterator[Finding]:
+    """A subprogram named in a directive that is not in that subprogram's (or its interface
+    body's) specification part."""
+    if not _applies(ctx):
+        return
+    for mark, _d, item, scope in _explicit_marks(ctx):
+        symbols = mark.symbols
+        if not symbols or any(s.kind != FUNCTION for s in symbols) or not scope.complete:
+            continue
+        if mark.kind == "link":
+            continue  # a procedure in link is OMP112's business
+        key = symbols[0].key
+        own = scope.symbol
+        if scope.kind in SUBPROGRAMS and own is not None and own.key == key and _in_spec(scope, item.span[0]):
+            continue
+        target = symbols[0]
+        yield Finding(
+            "OMP153",
+            f"'{item.text}' is a procedure: a declare target directive naming it must be in the specification "
+            f"part of '{target.name}' itself (or of its interface body); move the directive there",
+            item.span, related=[Related(target.name_span, f"'{target.name}' is defined here"
+                                        if target.definition else f"interface body of '{target.name}'")])
+
+
+@rule("OMP156")
+def procedure_declaration_elsewhere(ctx: FileContext) -> Iterator[Finding]:
+    """A procedure declared by a procedure declaration statement, named in a directive outside
+    the specification part that holds that statement."""
+    if not _applies(ctx):
+        return
+    for mark, _d, item, scope in _explicit_marks(ctx):
+        symbols = mark.symbols
+        if not symbols or any(s.kind != PROCEDURE or "procedure" not in s.specifiers for s in symbols):
+            continue
+        declared = symbols[0]
+        if declared.scope is scope and _in_spec(scope, item.span[0]):
+            continue
+        if not scope.complete or not declared.scope.complete:
+            continue
+        yield Finding(
+            "OMP156",
+            f"'{item.text}' is declared by a procedure declaration statement in {_unit_name(declared.scope)}: "
+            "a declare target directive naming it must be in that same specification part",
+            item.span, related=[Related(declared.name_span, "the procedure declaration statement")])
+
+
+# -- OMP152: the clause-less form ---------------------------------------------------------------
+@rule("OMP152")
+def clauseless_outside_subprogram(ctx: FileContext) -> Iterator[Finding]:
+    """`!$omp declare target` without a list outside a subprogram's (or interface body's)
+    specification part: there is no procedure for its implicit list."""
+    if not _applies(ctx):
+        return
+    model = ctx.model
+    for d in ctx.directives:
+        if d.name != DECLARE_TARGET or _has_list(d):
+            continue
+        scope = model.scope_at(d.span[0])
+        if scope.kind in SUBPROGRAMS and _in_spec(scope, d.span[0]):
+            continue
+        if scope.kind == "block" or not scope.complete or (scope.kind == "file" and not model.complete):
+            continue  # a BLOCK construct inside a subprogram: compilers accept it; unsure models stay silent
+        if scope.kind in SUBPROGRAMS:
+            where = f"the execution part of {_unit_name(scope)}"
+            advice = "move it up into the specification part"
+        elif scope.kind in ("module", "submodule", "program", "block data"):
+            where = f"{_unit_name(scope)}, which is not a subroutine or function"
+            advice = "name the procedures or variables in a list, or put the directive in each procedure"
+        else:
+            where = "no subroutine or function"
+            advice = "put it in the specification part of the procedure it is meant for"
+        yield Finding(
+            "OMP152",
+            f"a declare target directive without a list applies to the enclosing subroutine or function, "
+            f"but this one is in {where}: {advice}", d.name_span)
+
+
+# -- OMP154, OMP158: variables and common blocks in the wrong place -------------------------------
+@rule("OMP154", "OMP158")
+def variable_placement(ctx: FileContext) -> Iterator[Finding]:
+    """OMP154: a variable named outside the specification part of a subroutine, function,
+    program or module. OMP158: the directive is not in the scoping unit that declares the
+    variable or common block."""
+    if not _applies(ctx):
+        return
+    model = ctx.model
+    for mark, d, item, scope in _explicit_marks(ctx):
+        if _part_of_another(item) or _is_blank_common(item) or not scope.complete:
+            continue
+        symbols = _symbols(model, mark, scope)
+        if any(s.kind not in (VARIABLE, COMMON, PROCEDURE_POINTER) for s in symbols):
+            continue
+        what = f"common block '{item.text}'" if item.common_block else f"variable '{item.text}'"
+        if any(s.kind == PROCEDURE_POINTER for s in symbols):
+            what = f"procedure pointer '{item.text}'"
+        if not symbols:
+            what = f"'{item.text}'"
+        if scope.kind not in VARIABLE_UNITS or scope.interface_body or not _in_spec(scope, d.span[0]):
+            if scope.kind in ("block", "block data") or scope.interface_body:
+                continue  # accepted by compilers; nothing certain to say
+            if not symbols and scope.kind not in VARIABLE_UNITS:
+                continue
+            yield Finding(
+                "OMP154",
+                f"the declare target directive naming {what} must be in the specification part of a "
+                "subroutine, function, program or module (it is in an execution part or outside any unit); "
+                "move it up among the declarations", item.span)
+            continue
+        if not symbols:
+            continue
+        declared = symbols[0]
+        if declared.scope is scope and not _use_associated(mark, symbols):
+            continue
+        how = "use associated" if _use_associated(mark, symbols) else "host associated"
+        yield Finding(
+            "OMP158",
+            f"{what} is {how} here: a declare target directive must be in the scoping unit that declares it "
+            f"({_unit_name(declared.scope)}); move the directive there",
+            item.span, related=[Related(declared.name_span, f"'{declared.name}' is declared here")])
+
+
+# -- OMP157, OMP161, OMP162: what a variable list item may be ------------------------------------
+@rule("OMP157")
+def part_of_another_variable(ctx: FileContext) -> Iterator[Finding]:
+    """An array element or section, structure component or type parameter inquiry."""
+    if not _applies(ctx):
+        return
+    for _mark, _d, item, _scope in _explicit_marks(ctx):
+        if not _part_of_another(item) or item.name is None:
+            continue
+        if item.subscripts:
+            what = "an array element or section"
+        elif item.members and item.members[-1].lower() in ("kind", "len"):
+            what = "a type parameter inquiry or structure component"
+        else:
+            what = "a structure component"
+        yield Finding(
+            "OMP157",
+            f"'{item.text}' is {what}: only whole variables can appear in a declare target directive; "
+            f"name '{item.name}' instead", item.span,
+            fixes=[Fix(f"Name the whole variable '{item.name}'", ((item.span, item.name),))])
+
+
+@rule("OMP161")
+def common_or_equivalence_member(ctx: FileContext) -> Iterator[Finding]:
+    """A variable in a common block or in an EQUIVALENCE statement; a blank common block."""
+    if not _applies(ctx):
+        return
+    for mark, _d, item, scope in _explicit_marks(ctx):
+        if _is_blank_common(item):
+            yield Finding("OMP161", "a blank common block cannot appear in a declare target directive: "
+                          "give the common block a name and use /name/", item.span)
+            continue
+        if _part_of_another(item) or item.common_block:
+            continue
+        symbols = mark.symbols
+        if not symbols or any(s.kind != VARIABLE for s in symbols):
+            continue
+        sym = symbols[0]
+        if sym.common is not None:
+            block = f"/{sym.common}/" if sym.common else "the blank common block"
+            advice = f"name the whole common block {block} instead" if sym.common else \
+                "give the common block a name and name the block instead"
+            yield Finding("OMP161", f"'{item.text}' is an element of {block} and cannot appear in a declare "
+                          f"target directive: {advice}", item.span,
+                          related=[Related(sym.name_span, f"'{sym.name}' is declared here")])
+        elif sym.equivalenced:
+            yield Finding("OMP161", f"'{item.text}' appears in an EQUIVALENCE statement and cannot appear in a "
+                          "declare target directive", item.span,
+                          related=[Related(sym.name_span, f"'{sym.name}' is declared here")])
+
+
+@rule("OMP162")
+def not_saved(ctx: FileContext) -> Iterator[Finding]:
+    """A variable that is neither in a module nor SAVE (explicitly or implicitly)."""
+    if not _applies(ctx):
+        return
+    for mark, _d, item, scope in _explicit_marks(ctx):
+        if _part_of_another(item) or item.common_block:
+            continue
+        symbols = mark.symbols
+        if not symbols or any(s.kind != VARIABLE for s in symbols):
+            continue
+        sym = symbols[0]
+        if sym.scope is not scope or not scope.complete or sym.storage != AUTOMATIC:
+            continue
+        if sym.common is not None or sym.equivalenced or scope.kind not in SUBPROGRAMS:
+            continue
+        if "dummy" in sym.specifiers:
+            message = (f"'{item.text}' is a dummy argument: a declare target variable must be declared in a "
+                       "module or have the SAVE attribute")
+        else:
+            message = (f"'{item.text}' is a local variable without the SAVE attribute: a declare target variable "
+                       "must be declared in a module or be SAVE; add the SAVE attribute (or an initializer), "
+                       "or move it to a module")
+        yield Finding("OMP162", message, item.span, related=[Related(sym.name_span, f"'{sym.name}' is declared here")])
+
+
+# -- OMP163: internal procedures under a host device_type ---------------------------------------
+@rule("OMP163")
+def internal_procedure_under_device_type(ctx: FileContext) -> Iterator[Finding]:
+    """An internal procedure contains a declare target directive while the host's directive
+    has a device_type clause (that device type already applies to the internal procedure)."""
+    if not _applies(ctx):
+        return
+    model = ctx.model
+    located = [(d, model.scope_at(d.span[0])) for d in ctx.directives if d.name == DECLARE_TARGET]
+    for d, scope in located:
+        inner = scope.enclosing(*SUBPROGRAMS)
+        if inner is None or not inner.internal or inner.parent is None or inner.parent.kind not in SUBPROGRAMS:
+            continue
+        host = inner.parent
+        host_directive = next((h for h, s in located if s is host and _marks_host(h, host)
+                               and h.clause("device_type") is not None), None)
+        if host_directive is None:
+            continue
+        dt = host_directive.clause("device_type")
+        keyword = dt.keyword.name if dt is not None and dt.keyword is not None else "?"
+        yield Finding(
+            "OMP163",
+            f"internal procedure '{inner.name}' cannot contain a declare target directive: its host "
+            f"'{host.name}' is declare target with device_type({keyword}), which already applies to it; "
+            "remove this directive", d.name_span,
+            related=[Related(host_directive.name_span, f"the device_type of '{host.name}'")])
+
+
+def _marks_host(d: Directive, host: Scope) -> bool:
+    """The directive marks the host procedure itself: the clause-less form, or a list naming it."""
+    if not _has_list(d):
+        return True
+    items = list(d.argument or []) + [i for c in d.clauses if c.name in LIST_CLAUSES for i in c.items]
+    return any(i.name is not None and i.name.lower() == host.name.lower() for i in items)
+
+
+# -- workspace rules ---------------------------------------------------------------------------
+def _fortran_files(ws: WorkspaceContext) -> list[tuple[str, FileContext]]:
+    return [(p, c) for p, c in ws.files.items() if c.document.language.is_fortran]
+
+
+def _scope_of(model: FileModel, symbol: Symbol) -> Scope | None:
+    return next((s for s in model.root.walk() if s.symbol is symbol), None)
+
+
+@workspace_rule("OMP155")
+def interface_mismatch(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    """A declare target directive in an interface body that does not match the directive
+    (including device_type) in the procedure's definition, in this or another file."""
+    bodies: list[tuple[str, FileContext, Scope, Mark]] = []
+    files = _fortran_files(ws)
+    for path, ctx in files:
+        if not ctx.has_declare_target:
+            continue
+        model = ctx.model
+        for mark in ctx.binding.marks:
+            scope = model.scope_at(ctx.directives[mark.directive].span[0]).enclosing(*SUBPROGRAMS)
+            if scope is not None and scope.interface_body and scope.symbol is not None \
+                    and any(s is scope.symbol for s in mark.symbols):
+                bodies.append((path, ctx, scope, mark))
+    if not bodies:
+        return
+    definitions: dict[str, list[tuple[str, FileContext, Symbol]]] = {}
+    for path, ctx in files:
+        for sym in ctx.model.root.symbols:
+            if sym.kind == FUNCTION and sym.definition:
+                definitions.setdefault(sym.bind_name or sym.key, []).append((path, ctx, sym))
+    for path, ctx, scope, mark in bodies:
+        iface = scope.symbol
+        assert iface is not None
+        found = definitions.get(iface.bind_name or iface.key, [])
+        if len(found) != 1:
+            continue  # no definition in the workspace, or several: nothing certain
+        def_path, def_ctx, def_sym = found[0]
+        def_scope = _scope_of(def_ctx.model, def_sym)
+        if def_scope is None or not def_scope.complete:
+            continue
+        def_marks = [m for m in def_ctx.binding.marks if any(s is def_sym for s in m.symbols)
+                     and def_scope.span[0] <= def_ctx.directives[m.directive].span[0] < def_scope.span[1]] \
+            if def_ctx.has_declare_target else []
+        where = _where(def_path, def_ctx, def_sym.name_span[0])
+        related_path = def_path if def_path != path else None
+        if not def_marks:
+            dt = f" device_type({mark.device_type})" if mark.device_type_explicit else ""
+            yield path, Finding(
+                "OMP155",
+                f"the interface body declares '{iface.name}' declare target, but its definition ({where}) has no "
+                f"declare target directive: add `!$omp declare target{dt}` to the specification part of "
+                f"'{def_sym.name}' there, or remove this one",
+                mark.span, related=[Related(def_sym.name_span, f"definition of '{def_sym.name}'", related_path)])
+            continue
+        if any(m.device_type == mark.device_type for m in def_marks):
+            continue
+        other = def_marks[0]
+        other_d = def_ctx.directives[other.directive]
+        yield path, Finding(
+            "OMP155",
+            f"the interface body gives '{iface.name}' device_type({mark.device_type}) but its definition "
+            f"({where}) has device_type({other.device_type}): the directives must match, including device_type",
+            mark.span, related=[Related(other_d.name_span, f"the directive in the definition of '{def_sym.name}'",
+                                        related_path)])
+
+
+@workspace_rule("OMP159")
+def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    """A common block named in declare target in one program unit must be named so in every
+    unit with a COMMON statement for it, after the last such statement."""
+    files = _fortran_files(ws)
+    marked: dict[str, tuple[str, FileContext, ListItem]] = {}
+    for path, ctx in files:
+        if not ctx.has_declare_target:
+            continue
+        for d in ctx.directives:
+            if d.name != DECLARE_TARGET:
+                continue
+            for item in _list_items(d):
+                if item.common_block and item.name:
+                    marked.setdefault(f"/{item.name.lower()}/", (path, ctx, item))
+    if not marked:
+        return
+    for path, ctx in files:
+        model = ctx.model
+        directives = [d for d in ctx.directives if d.name == DECLARE_TARGET] if ctx.has_declare_target else []
+        for unit in model.root.walk():
+            if unit.kind not in COMMON_UNITS or unit.interface_body or not unit.complete:
+                continue
+            last: dict[str, Symbol] = {}
+            for sym in unit.symbols:
+                if sym.kind == COMMON and sym.key in marked and \
+                        (sym.key not in last or sym.name_span[0] > last[sym.key].name_span[0]):
+                    last[sym.key] = sym
+            for key, common in last.items():
+                items = [(d, i) for d in directives if model.scope_at(d.span[0]) is unit
+                         for i in _list_items(d) if i.common_block and i.name and f"/{i.name.lower()}/" == key]
+                if any(d.span[0] > common.span[0] for d, _ in items):
+                    continue
+                other_path, other_ctx, other_item = marked[key]
+                related = [Related(other_item.span, f"{other_item.text} is declare target here",
+                                   other_path if other_path != path else None),
+                           Related(common.name_span, "the last COMMON statement for it in this unit")]
+                if items:
+                    d, item = items[-1]
+                    yield path, Finding(
+                        "OMP159",
+                        f"the declare target directive for {item.text} must come after the last COMMON statement "
+                        f"for it in this unit (line {_line(ctx, common.span[0])}); move it down", item.span,
+                        related=related)
+                    continue
+                text = other_item.text
+                yield path, Finding(
+                    "OMP159",
+                    f"common block {text} is declare target in another program unit "
+                    f"({_where(other_path, other_ctx, other_item.span[0])}), so every unit with a COMMON "
+                    f"statement for it needs `!$omp declare target({text})` after its last COMMON statement",
+                    common.name_span, related=related, fixes=[_insert_directive_after(ctx, common, text)])
+
+
+def _list_items(d: Directive) -> list[ListItem]:
+    return list(d.argument or []) + [i for c in d.clauses if c.name in LIST_CLAUSES for i in c.items]
+
+
+def _insert_directive_after(ctx: FileContext, statement: Symbol, item_text: str) -> Fix:
+    """A quick fix that adds `!$omp declare target(/c/)` on a new line after a statement."""
+    src = ctx.document.source
+    line_start = src.rfind(b"\n", 0, statement.span[0]) + 1
+    end = src.find(b"\n", statement.span[1])
+    end = len(src) if end < 0 else end
+    if ctx.document.language is Language.FORTRAN:
+        indent = src[line_start:statement.span[0]].decode("utf-8", "replace")
+        indent = indent if not indent.strip() else ""
+    else:
+        indent = ""  # fixed form: the sentinel starts in column 1
+    return Fix(f"Add !$omp declare target({item_text})",
+               (((end, end), f"\n{indent}!$omp declare target({item_text})"),))
+
+
+@workspace_rule("OMP160")
+def bind_c_entity_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    """A BIND(C) list item whose C entity (declared in a C/C++ file of the workspace) is not
+    declare target there."""
+    wanted: list[tuple[str, Mark, Symbol]] = []
+    for path, ctx in _fortran_files(ws):
+        if not ctx.has_declare_target:
+            continue
+        for mark in ctx.binding.marks:
+            sym = next((s for s in mark.symbols if s.bind_name), None)
+            if sym is not None and mark.explicit:
+                wanted.append((path, mark, sym))
+    if not wanted:
+        return
+    c_files = [(p, c) for p, c in ws.files.items() if not c.document.language.is_fortran]
+    for path, mark, sym in wanted:
+        name = sym.bind_name or ""
+        kind = FUNCTION if sym.kind in (FUNCTION, ENTRY) else VARIABLE
+        declared: list[tuple[str, Symbol]] = []
+        marked = False
+        for c_path, c in c_files:
+            hits, is_marked = _c_declarations(c, name, kind)
+            marked = marked or is_marked
+            declared.extend((c_path, s) for s in hits)
+        if not declared or marked:
+            continue
+        c_path, c_sym = declared[0]
+        what = "function" if kind == FUNCTION else "variable"
+        yield path, Finding(
+            "OMP160",
+            f"'{sym.name}' is BIND(C) with the C name '{name}', and the C {what} '{name}' is not declare target "
+            f"in the C sources: add `#pragma omp declare target` for it there, or the device code will not link",
+            mark.span, related=[Related(c_sym.name_span, f"C declaration of '{name}'", c_path)])
+
+
+def _c_declarations(c: FileContext, name: str, kind: str) -> tuple[list[Symbol], bool]:
+    """The C file's declarations of `name`, and whether any of them is declare target."""
+    try:
+        hits = [s for s in c.model.named(name) if s.kind == kind]
+        return hits, bool(hits) and c.has_declare_target and any(c.binding.of(s) for s in hits)
+    except Exception:  # noqa: BLE001 - a C model that cannot answer leaves this rule silent
+        return [], False

@@ -1,0 +1,669 @@
+"""The C/C++ program model, read from the tree-sitter tree.
+
+One tree-sitter query (run in C) finds every scope-making node and declaration; a stack
+of open scopes then places each declaration in its scope. References are collected only
+when asked for (`FileModel.references`): walking every body costs time the
+restriction rules mostly do not need.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from .model import (
+    AUTOMATIC,
+    FUNCTION,
+    NAMESPACE,
+    STATIC,
+    THREAD,
+    TYPE,
+    VARIABLE,
+    Capture,
+    FileModel,
+    Lambda,
+    Reference,
+    Scope,
+    Symbol,
+    defer,
+    is_target_region,
+)
+from .syntax import Language, Span
+
+if TYPE_CHECKING:
+    import tree_sitter
+
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .syntax import Document
+
+_COMMON_PATTERNS = """
+(function_definition) @function
+(declaration) @declaration
+(type_definition) @typedef
+(struct_specifier) @class
+(union_specifier) @class
+(enum_specifier) @enum
+(compound_statement) @block
+(for_statement) @block
+"""
+_CPP_PATTERNS = _COMMON_PATTERNS + """
+(class_specifier) @class
+(field_declaration) @field
+(namespace_definition) @namespace
+(linkage_specification) @linkage
+(lambda_expression) @lambda
+(for_range_loop) @block
+(alias_declaration) @typedef
+"""
+
+_queries: dict[Language, tree_sitter.Query] = {}
+
+
+def _query(language: Language) -> tree_sitter.Query:
+    q = _queries.get(language)
+    if q is None:
+        import tree_sitter
+
+        from .syntax import parser_for
+        parser = parser_for(language)
+        assert parser is not None and parser.language is not None
+        q = tree_sitter.Query(parser.language, _CPP_PATTERNS if language is Language.CPP else _COMMON_PATTERNS)
+        _queries[language] = q
+    return q
+
+
+def _captures(language: Language, node: tree_sitter.Node) -> list[tuple[str, tree_sitter.Node]]:
+    import tree_sitter
+    captures = tree_sitter.QueryCursor(_query(language)).captures(node)
+    out = [(name, n) for name, nodes in captures.items() for n in nodes]
+    out.sort(key=lambda c: (c[1].start_byte, -c[1].end_byte))
+    return out
+
+
+_TRANSPARENT = frozenset({"declaration_list", "field_declaration_list", "preproc_if", "preproc_ifdef",
+                          "preproc_else", "preproc_elif", "preproc_elifdef"})
+_THREAD_WORDS = frozenset({"_Thread_local", "__thread", "thread_local"})
+_SPECIFIER_WORDS = frozenset({"static", "extern", "inline", "virtual", "constexpr", "register", "mutable",
+                              "consteval", "constinit", "explicit", "friend", "typedef", "const", "volatile",
+                              *_THREAD_WORDS})
+_NAME_TYPES = frozenset({"identifier", "field_identifier", "qualified_identifier", "destructor_name",
+                         "operator_name", "type_identifier", "template_function"})
+_DECLARATOR_WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarator",
+                                  "reference_declarator", "parenthesized_declarator", "attributed_declarator"})
+_WORD = re.compile(r"[A-Za-z_]\w*")
+_BRACE = re.compile(rb"\{")
+
+
+class _Builder:
+    def __init__(self, document: Document, directives: list[Directive], structure: Structure) -> None:
+        self.doc = document
+        self.src = document.source
+        self.language = document.language
+        self.directives = directives
+        self.structure = structure
+        root = Scope("file", "", (0, len(self.src)))
+        self.model = FileModel(self.language, root)
+        self.tags: dict[str, bool] = {}          # struct/union/class tag -> has a body in this file
+        self.typedef_tag: dict[str, str] = {}    # typedef name -> struct tag it names
+        self.polymorphic: set[str] = set()       # class names with virtual members
+        self.prefixes: dict[int, str] = {}        # scope id -> "ns::Class::"
+        self.c_linkage: list[Span] = []           # extern "C" { ... } blocks
+
+    # -- helpers ---------------------------------------------------------------------------
+    def text(self, node: tree_sitter.Node) -> str:
+        return self.src[node.start_byte:node.end_byte].decode("utf-8", "replace")
+
+    def qualified(self, scope: Scope, name: str) -> str:
+        prefix = self.prefixes.get(id(scope))
+        if prefix is None:
+            parts = [s.name for s in scope.ancestors() if s.kind in ("namespace", "class") and s.name]
+            prefix = "".join(p + "::" for p in reversed(parts))
+            self.prefixes[id(scope)] = prefix
+        return prefix + name
+
+    def add(self, scope: Scope, symbol: Symbol) -> Symbol:
+        scope.symbols.append(symbol)
+        self.model.symbols.append(symbol)
+        return symbol
+
+    def push(self, stack: list[Scope], scope: Scope) -> None:
+        stack[-1].children.append(scope)
+        stack.append(scope)
+
+    # -- the pass --------------------------------------------------------------------------
+    def build(self) -> FileModel:
+        tree = self.doc.tree
+        if tree is None:
+            self.model.complete = False
+            return self.model
+        root = tree.root_node
+        if root.has_error:
+            self.model.complete = False
+        self.top(root, self.model.root, False)
+        self.finish()
+        self.model.module_statements = list(self.module_statements(root))
+        self.model.reference_builder = self.references
+        return self.model
+
+    # -- file, namespace and class scope: a walk over the few nodes there -----------------
+    def top(self, node: tree_sitter.Node, scope: Scope, template: bool) -> None:
+        for child in node.named_children:
+            t = child.type
+            if t == "function_definition":
+                self.function(child, scope, template, deferred=True)
+            elif t in ("declaration", "field_declaration"):
+                self.declaration(child, scope, field=t == "field_declaration", template=template)
+                self.nested_types(child, scope, template)
+                if self.language is Language.CPP and b"[" in self.src[child.start_byte:child.end_byte]:
+                    self.lambdas_in(child, scope)
+            elif t in ("type_definition", "alias_declaration"):
+                self.typedef(child, scope)
+                self.nested_types(child, scope, template)
+            elif t in ("struct_specifier", "class_specifier", "union_specifier"):
+                self.class_(child, scope, template)
+            elif t == "enum_specifier":
+                self.enum(child, scope)
+            elif t == "namespace_definition":
+                self.namespace(child, scope)
+            elif t == "linkage_specification":
+                self.c_linkage.append((child.start_byte, child.end_byte))
+                body = child.child_by_field_name("body")
+                if body is not None:
+                    self.top(body if body.type == "declaration_list" else child, scope, template)
+            elif t == "template_declaration":
+                self.top(child, scope, True)
+            elif t in _TRANSPARENT:
+                self.top(child, scope, template)
+            elif t == "ERROR":
+                self.model.complete = False
+                self.top(child, scope, template)
+
+    def nested_types(self, node: tree_sitter.Node, scope: Scope, template: bool) -> None:
+        ty = node.child_by_field_name("type")
+        if ty is None or ty.child_by_field_name("body") is None:
+            return
+        if ty.type == "enum_specifier":
+            self.enum(ty, scope)
+        elif ty.type in ("struct_specifier", "class_specifier", "union_specifier"):
+            self.class_(ty, scope, template)
+
+    def enum(self, node: tree_sitter.Node, scope: Scope) -> None:
+        name = node.child_by_field_name("name")
+        if name is not None and node.child_by_field_name("body") is not None:
+            text = self.text(name)
+            self.add(scope, Symbol(text, text, TYPE, (node.start_byte, node.end_byte),
+                                   (name.start_byte, name.end_byte), scope, definition=True,
+                                   qualified=self.qualified(scope, text)))
+
+    def namespace(self, node: tree_sitter.Node, scope: Scope) -> Scope:
+        name = node.child_by_field_name("name")
+        text = self.text(name) if name is not None else ""
+        body = node.child_by_field_name("body")
+        ns = Scope("namespace", text, (body.start_byte if body else node.start_byte, node.end_byte), scope)
+        if name is not None:
+            ns.symbol = self.add(scope, Symbol(text, text, NAMESPACE, (node.start_byte, node.end_byte),
+                                               (name.start_byte, name.end_byte), scope, definition=True,
+                                               qualified=self.qualified(scope, text)))
+        scope.children.append(ns)
+        if body is not None:
+            self.top(body, ns, False)
+        return ns
+
+    def lambdas_in(self, node: tree_sitter.Node, scope: Scope) -> None:
+        for lam in _lambda_nodes(node):
+            lscope = Scope("lambda", "", (lam.start_byte, lam.end_byte), scope)
+            scope.children.append(lscope)
+            self.model.lambdas.append(self.lambda_(lam, lscope))
+            body = lam.child_by_field_name("body")
+            if body is not None:
+                defer(lscope, lambda body=body, lscope=lscope: self.body(body, lscope))
+
+    # -- function bodies: read when someone looks inside (model.expand / scope_at) ---------
+    def body(self, body: tree_sitter.Node, fscope: Scope) -> None:
+        stack = [fscope]
+        handled: set[int] = {body.id}
+        for kind, node in _captures(self.language, body):
+            start = node.start_byte
+            while len(stack) > 1 and stack[-1].span[1] <= start:
+                stack.pop()
+            scope = stack[-1]
+            if kind == "function":  # a member function of a local class
+                stack.append(self.function(node, scope, False, deferred=False))
+                inner = node.child_by_field_name("body")
+                if inner is not None:
+                    handled.add(inner.id)
+            elif kind == "declaration" or kind == "field":
+                if node.parent is not None and node.parent.type == "for_range_loop":
+                    continue
+                self.declaration(node, scope, field=kind == "field")
+            elif kind == "typedef":
+                self.typedef(node, scope)
+            elif kind == "class":
+                cscope = self.class_(node, scope, False, walk=False)
+                if cscope is not None:
+                    stack.append(cscope)
+            elif kind == "enum":
+                self.enum(node, scope)
+            elif kind == "lambda":
+                lam = Scope("lambda", "", (start, node.end_byte), scope)
+                scope.children.append(lam)
+                stack.append(lam)
+                self.model.lambdas.append(self.lambda_(node, lam))
+                inner = node.child_by_field_name("body")
+                if inner is not None:
+                    handled.add(inner.id)
+            elif kind == "block":
+                if node.id in handled:
+                    continue
+                block = Scope("block", "", (start, node.end_byte), scope)
+                scope.children.append(block)
+                stack.append(block)
+
+    # -- declarations ----------------------------------------------------------------------
+    def specifiers(self, node: tree_sitter.Node) -> frozenset[str]:
+        words = set()
+        for c in node.children:
+            t = c.type
+            if t in ("storage_class_specifier", "type_qualifier", "virtual", "virtual_function_specifier",
+                     "explicit_function_specifier"):
+                words.add(self.text(c).strip())
+            elif t in ("declarator", "init_declarator"):
+                break
+        if node.type == "declaration" or node.type == "field_declaration":
+            ty = node.child_by_field_name("type")
+            if ty is not None and self.text(ty) in _THREAD_WORDS:  # tree-sitter misreads `_Thread_local int x`
+                words.add(self.text(ty))
+        return frozenset(words)
+
+    def linkage(self, node: tree_sitter.Node, scope: Scope, specs: frozenset[str]) -> str:
+        at = node.start_byte
+        if any(lo <= at < hi for lo, hi in self.c_linkage):
+            return "C"
+        if scope.kind in ("block", "function", "lambda"):
+            return "external" if "extern" in specs else ""
+        if "static" in specs or any(s.kind == "namespace" and not s.name for s in scope.ancestors()):
+            return "internal"
+        return "external"
+
+    def declaration(self, node: tree_sitter.Node, scope: Scope, field: bool = False, template: bool = False) -> None:
+        if any(c.type == "ERROR" for c in node.children):
+            self.fallback_declaration(node, scope)
+            return
+        specs = self.specifiers(node)
+        type_node = node.child_by_field_name("type")
+        type_text = self.type_text(type_node)
+        template = template or scope.kind == "class" and bool(scope.symbol and scope.symbol.template)
+        for decl in node.children_by_field_name("declarator"):
+            name_node, is_function, pointer, initialized, params = self.unwrap(decl)
+            if name_node is None:
+                continue
+            name, qualified = self.names(name_node, scope)
+            span = (node.start_byte, node.end_byte)
+            name_span = (name_node.start_byte, name_node.end_byte)
+            if is_function:
+                self.add(scope, Symbol(name, name, FUNCTION, span, name_span, scope, definition=False,
+                                       specifiers=specs, params=params, return_type=type_text, template=template,
+                                       linkage=self.linkage(node, scope, specs), qualified=qualified))
+                continue
+            if field and "static" not in specs:
+                continue  # non-static data members are not variables of their own
+            self.add(scope, Symbol(name, name, VARIABLE, span, name_span, scope,
+                                   definition="extern" not in specs or initialized,
+                                   storage=self.storage(scope, specs), specifiers=specs,
+                                   type_text=type_text + ("*" if pointer else ""),
+                                   linkage=self.linkage(node, scope, specs), initialized=initialized,
+                                   complete=True if pointer else self.completeness_key(type_node),
+                                   polymorphic=not pointer and self.type_name(type_node) in self.polymorphic,
+                                   qualified=qualified, template=template))
+
+    def fallback_declaration(self, node: tree_sitter.Node, scope: Scope) -> None:
+        """A declaration tree-sitter could not read (e.g. `static _Thread_local int x;` in C++)."""
+        text = self.text(node)
+        head = re.split(r"[=;\[({]", text, maxsplit=1)[0]
+        words = _WORD.findall(head)
+        if len(words) < 2:
+            return
+        name = words[-1]
+        at = self.src.find(name.encode(), node.start_byte + len(head.encode()) - len(name.encode()) - 8)
+        if at < 0 or at >= node.end_byte:
+            return
+        specs = frozenset(w for w in words[:-1] if w in _SPECIFIER_WORDS)
+        self.add(scope, Symbol(name, name, VARIABLE, (node.start_byte, node.end_byte), (at, at + len(name)), scope,
+                               definition="extern" not in specs, storage=self.storage(scope, specs),
+                               specifiers=specs, type_text=" ".join(w for w in words[:-1] if w not in specs),
+                               linkage=self.linkage(node, scope, specs), initialized="=" in text,
+                               qualified=self.qualified(scope, name)))
+
+    def storage(self, scope: Scope, specs: frozenset[str]) -> str:
+        if specs & _THREAD_WORDS:
+            return THREAD
+        if scope.kind in ("block", "function", "lambda") and not specs & {"static", "extern"}:
+            return AUTOMATIC
+        return STATIC
+
+    def unwrap(self, decl: tree_sitter.Node) -> tuple[tree_sitter.Node | None, bool, bool, bool,
+                                                         tuple[tuple[str, str], ...]]:
+        """(name node, is a function, through a pointer/array, has an initializer, parameters)."""
+        is_function = pointer = initialized = False
+        params: tuple[tuple[str, str], ...] = ()
+        node: tree_sitter.Node | None = decl
+        while node is not None and node.type not in _NAME_TYPES:
+            t = node.type
+            if t == "init_declarator":
+                initialized = True
+                node = node.child_by_field_name("declarator")
+            elif t == "function_declarator":
+                inner = node.child_by_field_name("declarator")
+                # `int (*fp)(int)`: a pointer to a function is a variable
+                if inner is not None and inner.type == "parenthesized_declarator":
+                    pointer = True
+                else:
+                    is_function = not pointer
+                    params = self.parameters(node.child_by_field_name("parameters"))
+                node = inner
+            elif t in _DECLARATOR_WRAPPERS:
+                if t in ("pointer_declarator", "reference_declarator"):
+                    pointer = True
+                node = node.child_by_field_name("declarator") or next(
+                    (c for c in node.named_children if c.type in _NAME_TYPES or c.type.endswith("declarator")), None)
+            else:
+                return None, False, False, False, ()
+        return node, is_function, pointer, initialized, params
+
+    def parameters(self, plist: tree_sitter.Node | None) -> tuple[tuple[str, str], ...]:
+        if plist is None:
+            return ()
+        out = []
+        for p in plist.named_children:
+            if p.type not in ("parameter_declaration", "optional_parameter_declaration",
+                              "variadic_parameter_declaration"):
+                if p.type == "variadic_parameter":
+                    out.append(("...", ""))
+                continue
+            ty = p.child_by_field_name("type")
+            decl = p.child_by_field_name("declarator")
+            name_node = self.unwrap(decl)[0] if decl is not None else None
+            type_text = self.text(ty) if ty is not None else ""
+            if decl is not None:
+                # keep pointer/array/reference declarators in the type text
+                whole = self.text(decl)
+                nm = self.text(name_node) if name_node is not None else ""
+                type_text += " " + whole.replace(nm, "", 1).strip() if whole != nm else ""
+            out.append((" ".join(type_text.split()), self.text(name_node) if name_node is not None else ""))
+        if out == [("void", "")]:
+            return ()
+        return tuple(out)
+
+    def names(self, name_node: tree_sitter.Node, scope: Scope) -> tuple[str, str]:
+        if name_node.type == "qualified_identifier":
+            full = "".join(self.text(name_node).split())
+            return full.split("::")[-1], full.lstrip(":")
+        name = self.text(name_node)
+        return name, self.qualified(scope, name)
+
+    def type_name(self, type_node: tree_sitter.Node | None) -> str:
+        if type_node is None:
+            return ""
+        if type_node.type in ("struct_specifier", "class_specifier", "union_specifier"):
+            name = type_node.child_by_field_name("name")
+            return self.text(name) if name is not None else ""
+        return self.text(type_node)
+
+    def completeness_key(self, type_node: tree_sitter.Node | None) -> bool | None:
+        """Resolved later (a tag defined after the declaration still completes the type)."""
+        return None
+
+    def type_text(self, type_node: tree_sitter.Node | None) -> str:
+        if type_node is None:
+            return ""
+        if type_node.type in ("struct_specifier", "class_specifier", "union_specifier", "enum_specifier"):
+            name = type_node.child_by_field_name("name")
+            keyword = type_node.type.split("_")[0]
+            return f"{keyword} {self.text(name)}" if name is not None else keyword
+        return " ".join(self.text(type_node).split())
+
+    def typedef(self, node: tree_sitter.Node, scope: Scope) -> None:
+        ty = node.child_by_field_name("type")
+        tag = self.type_name(ty) if ty is not None and ty.type.endswith("_specifier") else ""
+        for decl in node.children_by_field_name("declarator"):
+            name_node = decl if decl.type in _NAME_TYPES else self.unwrap(decl)[0]
+            if name_node is None:
+                continue
+            name = self.text(name_node)
+            if tag and decl.type in _NAME_TYPES:
+                self.typedef_tag[name] = tag
+            self.add(scope, Symbol(name, name, TYPE, (node.start_byte, node.end_byte),
+                                   (name_node.start_byte, name_node.end_byte), scope, definition=True,
+                                   qualified=self.qualified(scope, name)))
+        if node.type == "alias_declaration":
+            name_node = node.child_by_field_name("name")
+            if name_node is not None:
+                name = self.text(name_node)
+                self.add(scope, Symbol(name, name, TYPE, (node.start_byte, node.end_byte),
+                                       (name_node.start_byte, name_node.end_byte), scope, definition=True,
+                                       qualified=self.qualified(scope, name)))
+
+    def class_(self, node: tree_sitter.Node, scope: Scope, template: bool, walk: bool = True) -> Scope | None:
+        name_node = node.child_by_field_name("name")
+        body = node.child_by_field_name("body")
+        name = self.text(name_node) if name_node is not None else ""
+        if name_node is not None and name_node.type == "type_identifier":
+            self.tags[name] = self.tags.get(name, False) or body is not None
+        if body is None:
+            return None
+        symbol = None
+        if name_node is not None:
+            symbol = self.add(scope, Symbol(name, name, TYPE, (node.start_byte, node.end_byte),
+                                            (name_node.start_byte, name_node.end_byte), scope, definition=True,
+                                            template=template, qualified=self.qualified(scope, name)))
+        if _has_virtual(body) or any(self.text(b) in self.polymorphic for b in _bases(node)):
+            self.polymorphic.add(name)
+            if symbol is not None:
+                symbol.polymorphic = True
+        cscope = Scope("class", name, (body.start_byte, body.end_byte), scope, symbol=symbol)
+        scope.children.append(cscope)
+        if walk:
+            self.top(body, cscope, template)
+        return cscope
+
+    def function(self, node: tree_sitter.Node, scope: Scope, template: bool, deferred: bool) -> Scope:
+        decl = node.child_by_field_name("declarator")
+        name_node, _, _, _, params = self.unwrap(decl) if decl is not None else (None, False, False, False, ())
+        fscope = Scope("function", "", (node.start_byte, node.end_byte), scope)
+        if name_node is not None:
+            name, qualified = self.names(name_node, scope)
+            fscope.name = name
+            specs = self.specifiers(node)
+            ty = node.child_by_field_name("type")
+            fscope.symbol = self.add(scope, Symbol(
+                name, name, FUNCTION, (node.start_byte, node.end_byte), (name_node.start_byte, name_node.end_byte),
+                scope, definition=True, specifiers=specs, params=params,
+                return_type=self.text(ty) if ty is not None else "",
+                template=template or scope.kind == "class" and bool(scope.symbol and scope.symbol.template),
+                linkage=self.linkage(node, scope, specs), qualified=qualified))
+        scope.children.append(fscope)
+        body = node.child_by_field_name("body")
+        # parameters are automatic variables of the function scope
+        for pname, pspan, pdecl in self.parameter_names(decl):
+            self.add(fscope, Symbol(pname, pname, VARIABLE, pdecl, pspan, fscope, definition=True, storage=AUTOMATIC))
+        if deferred and body is not None:
+            defer(fscope, lambda: self.body(body, fscope))
+        return fscope
+
+    def parameter_names(self, decl: tree_sitter.Node | None) -> Iterator[tuple[str, Span, Span]]:
+        while decl is not None and decl.type != "function_declarator":
+            decl = decl.child_by_field_name("declarator")
+        plist = decl.child_by_field_name("parameters") if decl is not None else None
+        for p in plist.named_children if plist is not None else ():
+            d = p.child_by_field_name("declarator")
+            n = self.unwrap(d)[0] if d is not None else None
+            if n is not None:
+                yield self.text(n), (n.start_byte, n.end_byte), (p.start_byte, p.end_byte)
+
+    def finish(self) -> None:
+        """Types completed anywhere in the file count as complete (C: at the end of the unit)."""
+        has_user_include = re.search(rb'^[ \t]*#[ \t]*include[ \t]*"', self.src, re.MULTILINE) is not None
+        for s in self.model.symbols:
+            if s.kind != VARIABLE or s.complete is not None:
+                continue
+            base = s.type_text.split()[-1] if s.type_text.split() else ""
+            tag = self.typedef_tag.get(base, base)
+            if tag in self.tags:
+                defined = self.tags[tag]
+                s.complete = True if defined else (None if has_user_include else False)
+            if tag in self.polymorphic:
+                s.polymorphic = True
+
+    def lambda_(self, node: tree_sitter.Node, scope: Scope) -> Lambda:
+        lam = Lambda((node.start_byte, node.end_byte))
+        caps = node.child_by_field_name("captures")
+        for c in caps.named_children if caps is not None else ():
+            if c.type == "lambda_default_capture":
+                lam.default_capture = self.text(c).strip()
+            elif c.type == "identifier":
+                lam.captures.append(Capture(self.text(c), (c.start_byte, c.end_byte)))
+            elif c.type in ("lambda_capture_initializer",):
+                continue
+            else:
+                ident = next((x for x in _descendants(c) if x.type == "identifier"), None)
+                if ident is not None:
+                    lam.captures.append(Capture(self.text(ident), (ident.start_byte, ident.end_byte),
+                                                by_reference="&" in self.text(c)))
+        body = node.child_by_field_name("body")
+        if body is not None:
+            lam.references = list(self.references_in(body, scope))
+        return lam
+
+    # -- C++20 modules (tree-sitter reads `import m;` as a declaration of a variable m) -----
+    def module_statements(self, root: tree_sitter.Node) -> Iterator[Span]:
+        if self.language is not Language.CPP or (b"import" not in self.src and b"export" not in self.src
+                                                 and b"module" not in self.src):
+            return
+        for node in _top_level(root):
+            # `import m;`, `module m;` and every export-declaration (`export import m;`,
+            # `export int f();`, `export { ... }`): C++20 spells module exports that way
+            if self.text(node).split(None, 1)[:1] in (["import"], ["module"], ["export"]):
+                yield (node.start_byte, node.end_byte)
+
+    # -- references (lazy) -----------------------------------------------------------------
+    def references(self) -> list[Reference]:
+        out: list[Reference] = []
+        tree = self.doc.tree
+        if tree is None:
+            return out
+        self.model.expand()
+        for scope in self.model.root.walk():
+            if scope.kind == "function":
+                out.extend(self.references_in_span(scope.span))
+        for s in self.model.symbols:  # initializers of file- and namespace-scope variables
+            if s.kind == VARIABLE and s.initialized and s.scope.kind in ("file", "namespace"):
+                out.extend(self.references_in_span(s.span))
+        out.sort(key=lambda r: r.span[0])
+        return out
+
+    def references_in_span(self, span: Span) -> Iterator[Reference]:
+        tree = self.doc.tree
+        if tree is None:
+            return iter(())
+        node = tree.root_node.descendant_for_byte_range(span[0], span[1])
+        return self.references_in(node, None)
+
+    def references_in(self, node: tree_sitter.Node, scope: Scope | None) -> Iterator[Reference]:
+        targets = self.target_extents()
+        for ident in _identifiers(self.language, node):
+            parent = ident.parent
+            if parent is None:
+                continue
+            pt = parent.type
+            if pt in _DECLARATOR_PARENTS and parent.child_by_field_name("declarator") == ident:
+                continue
+            if pt == "qualified_identifier" and parent.child_by_field_name("name") != ident:
+                continue
+            if pt in ("field_expression",) and parent.child_by_field_name("field") == ident:
+                continue
+            call_node = parent.parent if pt == "qualified_identifier" else parent
+            is_call = call_node is not None and call_node.type == "call_expression" and \
+                call_node.child_by_field_name("function") in (ident, parent)
+            name = self.text(ident)
+            start = ident.start_byte
+            where = scope if scope is not None else self.model.scope_at(start)
+            target = None
+            for index, (lo, hi) in targets:
+                if lo <= start < hi:
+                    target = index
+            yield Reference(name, name, (start, ident.end_byte), where, is_call, target)
+
+    def target_extents(self) -> list[tuple[int, Span]]:
+        out = []
+        for i, d in enumerate(self.directives):
+            if is_target_region(d) and i in self.structure.extents:
+                out.append((i, self.structure.extents[i]))
+        return out
+
+
+_DECLARATOR_PARENTS = frozenset({"init_declarator", "pointer_declarator", "array_declarator", "function_declarator",
+                                 "reference_declarator", "parenthesized_declarator", "declaration",
+                                 "parameter_declaration", "field_declaration"})
+
+_ident_queries: dict[Language, tree_sitter.Query] = {}
+
+
+def _identifiers(language: Language, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+    import tree_sitter
+    q = _ident_queries.get(language)
+    if q is None:
+        from .syntax import parser_for
+        parser = parser_for(language)
+        assert parser is not None and parser.language is not None
+        q = tree_sitter.Query(parser.language, "(identifier) @id")
+        _ident_queries[language] = q
+    return tree_sitter.QueryCursor(q).captures(node).get("id", [])
+
+
+def _lambda_nodes(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    """Lambda expressions in a declaration, outermost only (inner ones are read with their body)."""
+    for c in node.named_children:
+        if c.type == "lambda_expression":
+            yield c
+        else:
+            yield from _lambda_nodes(c)
+
+
+def _descendants(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    for c in node.named_children:
+        yield c
+        yield from _descendants(c)
+
+
+def _top_level(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    for c in root.named_children:
+        if c.type in ("declaration_list", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
+                      "linkage_specification", "namespace_definition"):
+            yield from _top_level(c)
+        else:
+            yield c
+
+
+def _bases(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
+    for c in node.named_children:
+        if c.type == "base_class_clause":
+            yield from (b for b in c.named_children if b.type in ("type_identifier", "qualified_identifier"))
+
+
+def _has_virtual(body: tree_sitter.Node) -> bool:
+    for member in body.named_children:
+        for c in member.children:
+            if c.type in ("virtual", "virtual_function_specifier") or (c.type == "storage_class_specifier"
+                                                                     and c.text == b"virtual"):
+                return True
+    return False
+
+
+def build_c_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:
+    try:
+        return _Builder(document, directives, structure).build()
+    except RecursionError:
+        model = FileModel(document.language, Scope("file", "", (0, len(document.source))))
+        model.complete = False
+        return model

@@ -1,0 +1,1126 @@
+"""The Fortran program model, from the statement scanner (free and fixed form, no tree).
+
+Program units, interface blocks, derived types and BLOCK constructs become scopes;
+declarations (type declarations, attribute statements, COMMON, EQUIVALENCE, DATA,
+procedure declarations, ENTRY, statement functions) become symbols; executable
+statements give references. Names are lower-case keys. The builder never raises: what it
+cannot read is skipped, and a scope (or the model) it is unsure of is marked incomplete,
+so that rules reading it stay silent there.
+"""
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+from typing import TYPE_CHECKING
+
+from .directives.fortran_blocks import Statement, statements
+from .directives.source import split_fortran_comment
+from .model import (
+    AUTOMATIC,
+    COMMON,
+    ENTRY,
+    FUNCTION,
+    GENERIC,
+    MODULE,
+    PROCEDURE,
+    PROCEDURE_KINDS,
+    PROCEDURE_POINTER,
+    STATEMENT_FUNCTION,
+    STATIC,
+    TYPE,
+    VARIABLE,
+    FileModel,
+    Reference,
+    Scope,
+    Symbol,
+    is_target_region,
+)
+from .syntax import Language, Span
+
+if TYPE_CHECKING:
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .syntax import Document
+
+UNIT_KINDS = frozenset({"program", "module", "submodule", "subroutine", "function", "block data"})
+_IMPLICIT_SAVE_UNITS = frozenset({"program", "module", "submodule", "block data"})
+
+_NAME = re.compile(rb"[a-z_][a-z0-9_$]*")
+_WS = re.compile(rb"\s*")
+_OPERATOR = re.compile(rb"\.[a-z]+\.")
+_IDENT = re.compile(rb"(?<![\w.%$])[a-z_][a-z0-9_$]*")
+_CALL = re.compile(rb"(?:^|\))\s*call\s+([a-z_][a-z0-9_$]*)(?!\s*%)")
+
+_TYPE_KW = re.compile(rb"(?:integer|real|complex|logical|character|double\s*precision|double\s*complex|byte)\b"
+                      rb"|(?:type|class)\s*(?=\()")
+_PREFIX_KW = re.compile(rb"(?:recursive|pure|impure|elemental|non_recursive|module|simple)\b")
+_SUBPROGRAM = re.compile(rb"(subroutine|function)\s+([a-z_][a-z0-9_$]*)")
+_END = re.compile(rb"end\s*(subroutine|function|program|submodule|module|procedure|block\s*data|interface|type"
+                  rb"|enum)?\b\s*(.*)$")
+_PROGRAM = re.compile(rb"program\s+([a-z_][a-z0-9_$]*)\s*$")
+_MODULE = re.compile(rb"module\s+([a-z_][a-z0-9_$]*)\s*$")
+_SUBMODULE = re.compile(rb"submodule\s*\([^)]*\)\s*([a-z_][a-z0-9_$]*)\s*$")
+_BLOCK_DATA = re.compile(rb"block\s*data\b\s*([a-z_][a-z0-9_$]*)?\s*$")
+_MODULE_PROCEDURE = re.compile(rb"module\s+procedure\s*(?:::)?\s*([a-z_][a-z0-9_$]*)\s*$")
+_INTERFACE = re.compile(rb"(abstract\s+)?interface\b\s*(.*)$")
+_TYPE_DEF = re.compile(rb"type\s*(?:,(.*?))?::\s*([a-z_][a-z0-9_$]*)\s*(?:\(.*\))?\s*$"
+                       rb"|type\s+(?!is\b)([a-z_][a-z0-9_$]*)\s*(?:\(.*\))?\s*$")
+_BLOCK = re.compile(rb"(?:[a-z_]\w*\s*:\s*)?block\s*$")
+_END_BLOCK = re.compile(rb"end\s*block\b(?!\s*data)")
+_ENTRY = re.compile(rb"entry\s+([a-z_][a-z0-9_$]*)")
+_USE = re.compile(rb"use\b\s*(?:,\s*(?:non_)?intrinsic\s*)?(?:::)?\s*([a-z_][a-z0-9_$]*)")
+_GENERIC = re.compile(rb"generic\b\s*(?:,[^:]*)?::\s*([a-z_][a-z0-9_$]*)\s*=>")
+_PROC_DECL = re.compile(rb"procedure\s*\(")
+_BIND_C = re.compile(rb"bind\s*\(\s*c\s*(?:,\s*name\s*=\s*(['\"]))?")
+
+# Statements of the specification part that take an entity list after optional `::`.
+_ATTRIBUTE_STATEMENTS = ("allocatable", "asynchronous", "codimension", "contiguous", "dimension", "external",
+                         "intent", "optional", "pointer", "protected", "save", "target", "value", "volatile",
+                         "automatic", "static")
+_ATTRIBUTE_RE = re.compile(rb"(" + b"|".join(w.encode() for w in _ATTRIBUTE_STATEMENTS) + rb")\b\s*(\([^)]*\))?")
+# Statements that belong to the specification part (or may appear in both parts) and declare
+# nothing this model records.
+_NEUTRAL = re.compile(rb"(?:implicit|import|format|namelist|include|public|private|intrinsic|enum\b|end\s*enum"
+                      rb"|entry|data|parameter|common|equivalence|use|generic|enumerator|sequence)\b")
+# First words of executable statements (anything else unknown makes the scope uncertain).
+_EXECUTABLE = re.compile(
+    rb"(?:allocate|assign|associate|backspace|call|case|change\s*team|class\s*(?:is|default)|close|continue"
+    rb"|critical|cycle|deallocate|do|else|elseif|elsewhere|end\s*(?:do|if|select|associate|where|forall"
+    rb"|critical|team|block)|endfile|end\s*file|error\s*stop|event|exit|fail\s*image|flush|forall|form\s*team|go\s*to"
+    rb"|if|inquire|lock|nullify|open|pause|print|rank|read|return|rewind|select|stop|sync|type\s*is|unlock"
+    rb"|wait|where|write)\b|[a-z_]\w*\s*:\s*(?:do|if|select|block|associate|critical|forall|where)\b|\d")
+
+
+class _Map:
+    """Offsets in a statement's joined text -> byte offsets in the source."""
+    __slots__ = ("source_offsets", "text_offsets")
+
+    def __init__(self, segments: list[tuple[int, int]]) -> None:
+        self.text_offsets = [s[0] for s in segments]
+        self.source_offsets = [s[1] for s in segments]
+
+    def __call__(self, offset: int) -> int:
+        i = bisect_right(self.text_offsets, offset) - 1
+        i = max(i, 0)
+        return self.source_offsets[i] + offset - self.text_offsets[i]
+
+
+def _segments(src: bytes, st: Statement, fixed: bool) -> list[tuple[int, int]]:
+    """(text offset, source offset) of each source line joined into a statement.
+
+    Mirrors how `statements` joins continuation lines, so that names found in the joined
+    text can be given their exact bytes in the source.
+    """
+    lead = len(st.text) - len(st.text.lstrip())
+    if src.find(b"\n", st.start, st.end) < 0:
+        return [(0, st.start - lead)]
+    segs: list[tuple[int, int]] = []
+    pos = src.rfind(b"\n", 0, st.start) + 1
+    text_off = 0
+    first = True
+    n = len(src)
+    while pos <= st.end and pos <= n:
+        e = src.find(b"\n", pos)
+        e = n if e < 0 else e
+        line = src[pos:e].rstrip(b"\r")
+        if fixed:
+            if line.strip() and line[:1] not in b"cC*!#":
+                code = line[6:72]
+                code = code[:split_fortran_comment(code)].rstrip()
+                segs.append((text_off, pos + 6))
+                text_off += len(code) + 1
+                first = False
+        else:
+            body = line[:split_fortran_comment(line)].rstrip()
+            stripped = body.lstrip()
+            if stripped and stripped[:1] != b"#":
+                if first:
+                    start, length = st.start, pos + len(body) - st.start
+                else:
+                    amp = 1 if stripped[:1] == b"&" else 0
+                    start, length = pos + len(body) - len(stripped) + amp, len(stripped) - amp
+                if body.endswith(b"&"):
+                    length -= 1
+                segs.append((text_off, start))
+                text_off += length + 1
+                first = False
+        pos = e + 1
+    if not segs or text_off - 1 != len(st.text):
+        return [(0, st.start - lead)]  # an approximation: offsets within the first line stay right
+    return segs
+
+
+def _blank_strings(text: bytes) -> bytes:
+    """The text with the contents of character literals replaced by spaces (quotes kept)."""
+    if b"'" not in text and b'"' not in text:
+        return text
+    out = bytearray(text)
+    quote = 0
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = 0
+            else:
+                out[i] = 0x20
+        elif c in (0x22, 0x27):
+            quote = c
+    return bytes(out)
+
+
+def _close_paren(t: bytes, i: int) -> int:
+    """Index just after the bracket that closes the one at `i` (len(t) when unbalanced)."""
+    depth = 0
+    for j in range(i, len(t)):
+        c = t[j]
+        if c in (0x28, 0x5B):
+            depth += 1
+        elif c in (0x29, 0x5D):
+            depth -= 1
+            if depth == 0:
+                return j + 1
+    return len(t)
+
+
+def _split_top(t: bytes, lo: int, hi: int, sep: int = 0x2C) -> list[tuple[int, int]]:
+    """(start, end) of the parts of t[lo:hi] separated by `sep` outside brackets."""
+    parts = []
+    depth = 0
+    start = lo
+    for j in range(lo, hi):
+        c = t[j]
+        if c in (0x28, 0x5B):
+            depth += 1
+        elif c in (0x29, 0x5D):
+            depth -= 1
+        elif c == sep and depth <= 0:
+            parts.append((start, j))
+            start = j + 1
+    parts.append((start, hi))
+    return parts
+
+
+def _find_top(t: bytes, needle: bytes, lo: int, hi: int) -> int:
+    """Index of `needle` in t[lo:hi] outside brackets, or -1."""
+    depth = 0
+    j = lo
+    while j < hi:
+        c = t[j]
+        if c in (0x28, 0x5B):
+            depth += 1
+        elif c in (0x29, 0x5D):
+            depth -= 1
+        elif depth <= 0 and t.startswith(needle, j) and j + len(needle) <= hi:
+            return j
+        j += 1
+    return -1
+
+
+def _skip_ws(t: bytes, i: int) -> int:
+    return _WS.match(t, i).end()  # type: ignore[union-attr]
+
+
+def _skip_type_spec(t: bytes, i: int) -> int:
+    """Index after a type keyword's kind/length selector: `(...)`, `*8`, `*(*)`."""
+    j = _skip_ws(t, i)
+    if j < len(t) and t[j] == 0x28:
+        return _close_paren(t, j)
+    if j < len(t) and t[j] == 0x2A:
+        j = _skip_ws(t, j + 1)
+        if j < len(t) and t[j] == 0x28:
+            return _close_paren(t, j)
+        while j < len(t) and t[j:j + 1].isdigit():
+            j += 1
+        return j
+    return i
+
+
+def _assignment(t: bytes, lo: int, hi: int) -> tuple[int, int, bool, bool] | None:
+    """A designator followed by `=` or `=>`: (name start, name end, has subscripts only, pointer)."""
+    m = _NAME.match(t, lo)
+    if m is None:
+        return None
+    name_end = m.end()
+    j = _skip_ws(t, name_end)
+    simple = True
+    subscripted = False
+    while j < hi:
+        c = t[j]
+        if c in (0x28, 0x5B):
+            j = _skip_ws(t, _close_paren(t, j))
+            subscripted = True
+            continue
+        if c == 0x25:  # %component
+            simple = False
+            mm = _NAME.match(t, _skip_ws(t, j + 1))
+            if mm is None:
+                return None
+            j = _skip_ws(t, mm.end())
+            continue
+        break
+    if j >= hi or t[j] != 0x3D:
+        return None
+    if t[j + 1:j + 2] == b"=":
+        return None
+    return m.start(), name_end, simple and subscripted, t[j + 1:j + 2] == b">"
+
+
+class _Frame:
+    """A scope being built, with what the builder needs to finish it."""
+    __slots__ = (
+        "abstract",
+        "arrays",
+        "common_bind",
+        "contains",
+        "entities",
+        "kind",
+        "save_all",
+        "scope",
+        "skip_keys",
+        "spec_end",
+        "spec_start",
+        "typed",
+    )
+
+    def __init__(self, scope: Scope, kind: str, spec_start: int) -> None:
+        self.scope = scope
+        self.kind = kind
+        self.spec_start = spec_start
+        self.spec_end: int | None = None
+        self.entities: dict[str, Symbol] = {}
+        self.arrays: set[str] = set()
+        self.save_all = False
+        self.contains = False
+        self.skip_keys: set[str] = set()     # function name and result: not symbols of their own scope
+        self.abstract = False
+        self.common_bind: dict[str, str] = {}
+        self.typed: set[str] = set()         # names given a type declaration (their symbol's span)
+
+
+class _Builder:
+    def __init__(self, document: Document, directives: list[Directive], structure: Structure) -> None:
+        self.src = document.source
+        self.fixed = document.language is Language.FORTRAN_FIXED
+        self.root = Scope("file", "", (0, len(self.src)))
+        self.model = FileModel(document.language, self.root)
+        self.frames: list[_Frame] = [_Frame(self.root, "file", 0)]
+        self.candidates: list[tuple[str, _Map, int, int, Scope, bool]] = []
+        self.modules: dict[str, Scope] = {}
+        self.exec_directives = sorted(d.span[0] for d in directives
+                                      if d.spec is not None and d.spec.kind == "executable" and d.end_of is None)
+        self.targets = sorted((ext[0], ext[1], i) for i, ext in structure.extents.items()
+                              if i < len(directives) and is_target_region(directives[i]))
+        # per statement
+        self.st: Statement | None = None
+        self.text = b""
+        self.map: _Map | None = None
+
+    # -- helpers -------------------------------------------------------------------------
+    @property
+    def top(self) -> _Frame:
+        return self.frames[-1]
+
+    def source_span(self, lo: int, hi: int) -> Span:
+        assert self.map is not None
+        return self.map(lo), self.map(max(hi - 1, lo)) + (1 if hi > lo else 0)
+
+    def name_at(self, lo: int, hi: int) -> tuple[str, Span]:
+        span = self.source_span(lo, hi)
+        written = self.src[span[0]:span[1]].decode("utf-8", "replace")
+        key = self.text[lo:hi].decode("ascii", "replace")
+        return (written if written.lower() == key else key), span
+
+    def piece_span(self, lo: int, hi: int) -> Span:
+        while lo < hi and self.text[lo:lo + 1].isspace():
+            lo += 1
+        while hi > lo and self.text[hi - 1:hi].isspace():
+            hi -= 1
+        return self.source_span(lo, hi)
+
+    def add(self, scope: Scope, name: str, key: str, kind: str, span: Span, name_span: Span, **kw: object) -> Symbol:
+        sym = Symbol(name, key, kind, span, name_span, scope, **kw)  # type: ignore[arg-type]
+        if scope.kind in ("module", "submodule") and not sym.qualified:
+            sym.qualified = f"{scope.name.lower()}::{key}"
+        scope.symbols.append(sym)
+        self.model.symbols.append(sym)
+        return sym
+
+    def entity(self, lo: int, hi: int, span: Span, frame: _Frame | None = None) -> Symbol | None:
+        """The symbol of a name declared in the frame's scope (created on first mention)."""
+        frame = frame or self.top
+        key = self.text[lo:hi].decode("ascii", "replace")
+        if key in frame.skip_keys or frame.kind in ("file", "interface", "type"):
+            return None
+        sym = frame.entities.get(key)
+        if sym is None:
+            name, name_span = self.name_at(lo, hi)
+            sym = self.add(frame.scope, name, key, VARIABLE, span, name_span)
+            frame.entities[key] = sym
+        return sym
+
+    def specify(self, sym: Symbol | None, *words: str) -> None:
+        if sym is not None and words:
+            sym.specifiers = sym.specifiers | frozenset(words)
+
+    # -- driving -------------------------------------------------------------------------
+    def run(self) -> FileModel:
+        try:
+            stmts = statements(self.src, self.fixed)
+        except Exception:  # noqa: BLE001 - the scanner must not take the model down
+            self.model.complete = False
+            return self.model
+        pending = 0
+        for st in stmts:
+            while pending < len(self.exec_directives) and self.exec_directives[pending] < st.start:
+                self.executable_at(self.exec_directives[pending])
+                pending += 1
+            try:
+                self.statement(st)
+            except Exception:  # noqa: BLE001 - a statement the builder cannot read: skip it, trust less
+                self.model.complete = False
+                self.top.scope.complete = False
+        for off in self.exec_directives[pending:]:
+            self.executable_at(off)
+        while len(self.frames) > 1:
+            self.model.complete = False
+            self.close(len(self.src))
+        self.finish_references()
+        return self.model
+
+    def executable_at(self, offset: int) -> None:
+        """An executable OpenMP directive ends the specification part it appears in."""
+        frame = self.top
+        if frame.kind not in ("file", "interface", "type") and frame.spec_end is None and offset >= frame.spec_start:
+            frame.spec_end = offset
+
+    def statement(self, st: Statement) -> None:
+        self.st = st
+        text = _blank_strings(st.text)
+        self.text = text
+        self.map = _Map(_segments(self.src, st, self.fixed))
+        if b";" in text:
+            for lo, hi in _split_top(text, 0, len(text), 0x3B):
+                if text[lo:hi].strip():
+                    self.piece(lo, hi)
+        else:
+            self.piece(0, len(text))
+
+    def piece(self, lo: int, hi: int) -> None:
+        t = self.text
+        lo = _skip_ws(t, lo)
+        while hi > lo and t[hi - 1:hi].isspace():
+            hi -= 1
+        frame = self.top
+        if frame.kind == "type":
+            m = _END.match(t, lo, hi)
+            if m and m.group(1) == b"type":
+                self.close(self.piece_span(lo, hi)[1])
+                return
+            if m and m.group(1) and m.group(1) != b"type":
+                self.top.scope.complete = False  # an unterminated type: close it, go on
+                self.close(self.piece_span(lo, hi)[0])
+                self.piece(lo, hi)
+            return
+        a = _assignment(t, lo, hi)
+        if a is not None:
+            self.assignment(lo, hi, a)
+            return
+        if self.unit_statement(lo, hi):
+            return
+        if frame.kind == "interface":
+            return  # bodies are headers (read above); the rest only lists procedures
+        if frame.kind == "file":
+            # Statements outside any unit: a main program without a PROGRAM statement.
+            start = self.piece_span(lo, hi)[0]
+            self.open("program", "", start, start, None)
+        if self.specification(lo, hi):
+            return
+        self.executable(lo, hi, known=_EXECUTABLE.match(t, lo, hi) is not None)
+
+    # -- program units -------------------------------------------------------------------
+    def unit_statement(self, lo: int, hi: int) -> bool:
+        """Headers, END, CONTAINS, interface and type definitions, BLOCK constructs."""
+        t = self.text
+        c = t[lo:lo + 1]
+        if c == b"e":
+            m = _END.match(t, lo, hi)
+            if m is not None and self.end_statement(lo, hi, m):
+                return True
+        if c == b"c" and t[lo:hi] == b"contains":
+            frame = self.top
+            if frame.spec_end is None:
+                frame.spec_end = self.piece_span(lo, hi)[0]
+            frame.contains = True
+            return True
+        if c == b"p":
+            m = _PROGRAM.match(t, lo, hi)
+            if m:
+                self.open_unit("program", lo, hi, m.start(1), m.end(1))
+                return True
+        if c == b"m":
+            m = _MODULE.match(t, lo, hi)
+            if m and m.group(1) not in (b"procedure", b"subroutine", b"function"):
+                self.open_unit("module", lo, hi, m.start(1), m.end(1))
+                return True
+            m = _MODULE_PROCEDURE.match(t, lo, hi)
+            if m and self.top.kind != "interface":
+                self.subprogram(lo, hi, "subroutine", m.start(1), m.end(1), [b"module", b"separate"], hi)
+                return True
+        if c == b"s":
+            m = _SUBMODULE.match(t, lo, hi)
+            if m:
+                self.open_unit("submodule", lo, hi, m.start(1), m.end(1))
+                return True
+        if c == b"b":
+            m = _BLOCK_DATA.match(t, lo, hi)
+            if m:
+                self.open_unit("block data", lo, hi, m.start(1), m.end(1))
+                return True
+            if _BLOCK.match(t, lo, hi) and self.top.kind not in ("file", "interface"):
+                self.executable(lo, hi, known=True)
+                span = self.piece_span(lo, hi)
+                self.open("block", "", span[0], span[1], None)
+                return True
+        if _BLOCK.match(t, lo, hi) and self.top.kind not in ("file", "interface"):  # named: `outer: block`
+            self.executable(lo, hi, known=True)
+            span = self.piece_span(lo, hi)
+            self.open("block", "", span[0], span[1], None)
+            return True
+        if c in b"ia":
+            m = _INTERFACE.match(t, lo, hi)
+            if m and self.top.kind not in ("file", "interface"):
+                self.interface(lo, hi, m)
+                return True
+        if c == b"t":
+            m = _TYPE_DEF.match(t, lo, hi)
+            if m and self.top.kind not in ("file", "interface"):
+                self.type_definition(lo, hi, m)
+                return True
+        return self.subprogram_header(lo, hi)
+
+    def subprogram_header(self, lo: int, hi: int) -> bool:
+        t = self.text
+        pos = lo
+        prefixes: list[bytes] = []
+        typed = False
+        while True:
+            pos = _skip_ws(t, pos)
+            m = _PREFIX_KW.match(t, pos, hi)
+            if m:
+                prefixes.append(m.group(0))
+                pos = m.end()
+                continue
+            m = _TYPE_KW.match(t, pos, hi)
+            if m and not typed:
+                typed = True
+                pos = _skip_type_spec(t, m.end())
+                continue
+            break
+        m = _SUBPROGRAM.match(t, pos, hi)
+        if m is None:
+            return False
+        kind = m.group(1).decode()
+        after = _skip_ws(t, m.end())
+        if after < hi and t[after] not in b"(b" and kind == "function" and t[after:after + 6] != b"result":
+            return False  # `function` followed by something else: not a header
+        self.subprogram(lo, hi, kind, m.start(2), m.end(2), prefixes, after)
+        return True
+
+    def subprogram(self, lo: int, hi: int, kind: str, name_lo: int, name_hi: int, prefixes: list[bytes],
+                   after: int) -> None:
+        frame = self.top
+        # A header where no subprogram may start: the unit before it was not terminated.
+        while frame.kind in UNIT_KINDS and not frame.contains:
+            self.model.complete = False
+            self.close(self.piece_span(lo, hi)[0])
+            frame = self.top
+        if frame.kind == "block":
+            self.model.complete = False
+            frame.scope.complete = False
+            return
+        t = self.text
+        interface_body = frame.kind == "interface"
+        span = self.piece_span(lo, hi)
+        name, name_span = self.name_at(name_lo, name_hi)
+        key = t[name_lo:name_hi].decode("ascii", "replace")
+        host = frame.scope.parent if interface_body and frame.scope.parent is not None else frame.scope
+        words = {p.decode() for p in prefixes}
+        if interface_body and frame.abstract:
+            words.add("abstract")
+        bind_name = self.bind_name(after, hi, key)
+        if bind_name is not None:
+            words.add("bind(c)")
+        sym = self.add(host, name, key, FUNCTION, span, name_span, definition=not interface_body,
+                       specifiers=frozenset(words), bind_name=bind_name)
+        new = self.open(kind, name, span[0], span[1], sym)
+        new.scope.interface_body = interface_body
+        new.scope.internal = frame.kind in ("subroutine", "function", "program") and not interface_body
+        new.skip_keys.add(key)
+        # dummy arguments and the result name
+        j = _skip_ws(t, after)
+        if j < hi and t[j] == 0x28:
+            close = _close_paren(t, j)
+            for a_lo, a_hi in _split_top(t, j + 1, close - 1):
+                m = _NAME.match(t, _skip_ws(t, a_lo), a_hi)
+                if m:
+                    arg = self.entity(m.start(), m.end(), span, new)
+                    self.specify(arg, "dummy")
+            j = close
+        m = re.compile(rb"\s*result\s*\(\s*([a-z_][a-z0-9_$]*)").match(t, j, hi)
+        if m:
+            new.skip_keys.add(m.group(1).decode())
+
+    def bind_name(self, lo: int, hi: int, key: str) -> str | None:
+        """The C name of a `bind(c[, name="..."])` in t[lo:hi], or None without one."""
+        m = _BIND_C.search(self.text, lo, hi)
+        if m is None:
+            return None
+        if m.group(1) is None:
+            return key
+        q = m.end()
+        end = self.text.find(m.group(1), q, hi)
+        if end < 0:
+            return key
+        span = self.source_span(q, end)
+        return self.src[span[0]:span[1]].decode("utf-8", "replace").strip()
+
+    def open_unit(self, kind: str, lo: int, hi: int, name_lo: int, name_hi: int) -> None:
+        while len(self.frames) > 1:  # program units do not nest: close what was left open
+            self.model.complete = False
+            self.close(self.piece_span(lo, hi)[0])
+        span = self.piece_span(lo, hi)
+        sym = None
+        name = ""
+        if name_lo >= 0 and name_hi > name_lo:
+            name, name_span = self.name_at(name_lo, name_hi)
+            if kind == "module":
+                sym = self.add(self.root, name, name.lower(), MODULE, span, name_span)
+        frame = self.open(kind, name, span[0], span[1], sym)
+        if kind == "module":
+            self.modules[name.lower()] = frame.scope
+
+    def open(self, kind: str, name: str, start: int, header_end: int, sym: Symbol | None) -> _Frame:
+        parent = self.top.scope
+        scope = Scope(kind, name, (start, len(self.src)), parent, symbol=sym)
+        parent.children.append(scope)
+        frame = _Frame(scope, kind, header_end)
+        self.frames.append(frame)
+        return frame
+
+    def close(self, end: int) -> None:
+        frame = self.frames.pop()
+        scope = frame.scope
+        scope.span = (scope.span[0], max(end, scope.span[0]))
+        if frame.kind not in ("interface", "type"):
+            spec_end = frame.spec_end if frame.spec_end is not None else scope.span[1]
+            scope.spec_part = (frame.spec_start, max(spec_end, frame.spec_start))
+        self.finish_entities(frame)
+
+    def end_statement(self, lo: int, hi: int, m: re.Match[bytes]) -> bool:
+        word = m.group(1)
+        rest = m.group(2).strip()
+        if word is None and rest:
+            if _END_BLOCK.match(self.text, lo, hi) and self.top.kind == "block":
+                self.close(self.piece_span(lo, hi)[1])
+                return True
+            return False  # end do, end if, endfile ...: executable
+        want = {b"subroutine": ("subroutine",), b"function": ("function",), b"program": ("program",),
+                b"module": ("module",), b"submodule": ("submodule",), b"procedure": ("subroutine", "function"),
+                b"interface": ("interface",), b"type": ("type",), b"enum": ()}.get(word or b"", None)
+        if word is not None and word.startswith(b"block"):
+            want = ("block data",)
+        if want == ():
+            return True  # end enum
+        if want is None:  # bare END: the innermost program unit or subprogram
+            want = tuple(UNIT_KINDS)
+        for depth in range(len(self.frames) - 1, 0, -1):
+            if self.frames[depth].kind in want:
+                break
+        else:
+            self.model.complete = False  # an END with nothing to close
+            return True
+        span = self.piece_span(lo, hi)
+        while len(self.frames) - 1 > depth:
+            self.model.complete = False
+            self.top.scope.complete = False
+            self.close(span[0])
+        frame = self.top
+        if frame.spec_end is None:
+            frame.spec_end = span[0]
+        self.close(span[1])
+        return True
+
+    def interface(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
+        span = self.piece_span(lo, hi)
+        spec = m.group(2).strip()
+        frame = self.top
+        name = ""
+        if spec and _NAME.fullmatch(spec):
+            start = m.start(2) + (len(m.group(2)) - len(m.group(2).lstrip()))
+            name, name_span = self.name_at(start, start + len(spec))
+            if frame.kind not in ("file", "type"):
+                self.add(frame.scope, name, spec.decode(), GENERIC, span, name_span)
+        new = self.open("interface", name, span[0], span[1], None)
+        new.abstract = m.group(1) is not None
+
+    def type_definition(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
+        span = self.piece_span(lo, hi)
+        g = 2 if m.group(2) else 3
+        name, name_span = self.name_at(m.start(g), m.end(g))
+        attrs = m.group(1) or b""
+        words = frozenset({"bind(c)"}) if b"bind" in attrs else frozenset()
+        sym = self.add(self.top.scope, name, m.group(g).decode(), TYPE, span, name_span, specifiers=words,
+                       definition=True)
+        self.open("type", name, span[0], span[1], sym)
+
+    # -- specification part --------------------------------------------------------------
+    def specification(self, lo: int, hi: int) -> bool:
+        t = self.text
+        m = _TYPE_KW.match(t, lo, hi)
+        if m:
+            self.type_declaration(lo, hi, _skip_type_spec(t, m.end()), procedure=False)
+            return True
+        m = _PROC_DECL.match(t, lo, hi)
+        if m:
+            self.type_declaration(lo, hi, _close_paren(t, m.end() - 1), procedure=True)
+            return True
+        m = _USE.match(t, lo, hi)
+        if m:
+            self.top.scope.uses.append(m.group(1).decode())
+            return True
+        c = t[lo:lo + 1]
+        if c == b"c":
+            if t.startswith(b"common", lo):
+                self.common(lo, hi)
+                return True
+        elif c == b"e":
+            if t.startswith(b"equivalence", lo):
+                self.equivalence(lo, hi)
+                return True
+            m = _ENTRY.match(t, lo, hi)
+            if m:
+                self.entry(lo, hi, m)
+                return True
+        elif c == b"d":
+            if re.match(rb"data\b", t[lo:hi]):
+                self.data(lo + 4, hi)
+                return True
+        elif c == b"p":
+            if re.match(rb"parameter\s*\(", t[lo:hi]):
+                self.parameter(lo, hi)
+                return True
+            if re.match(rb"pointer\s*\(", t[lo:hi]):
+                return True  # Cray pointer: neither names a Fortran pointer nor ends the part
+        elif c == b"b":
+            if re.match(rb"bind\s*\(", t[lo:hi]):
+                self.bind_statement(lo, hi)
+                return True
+        elif c == b"g":
+            m = _GENERIC.match(t, lo, hi)
+            if m:
+                span = self.piece_span(lo, hi)
+                name, name_span = self.name_at(m.start(1), m.end(1))
+                self.add(self.top.scope, name, m.group(1).decode(), GENERIC, span, name_span)
+                return True
+        elif c == b"s" and t[lo:hi] == b"save":
+            self.top.save_all = True
+            return True
+        elif c == b"i" and t.startswith(b"include", lo):
+            self.top.scope.complete = False  # declarations we cannot see
+            return True
+        elif t.startswith(b"enumerator", lo):
+            j = _find_top(t, b"::", lo, hi)
+            self.entities(lo, hi, j + 2 if j >= 0 else lo + len(b"enumerator"), ("parameter",), initialized=True)
+            return True
+        m = _ATTRIBUTE_RE.match(t, lo, hi)
+        if m:
+            j = _skip_ws(t, m.end())
+            if j < hi and t[j] in b":_abcdefghijklmnopqrstuvwxyz/":
+                self.attribute_statement(lo, hi, m)
+                return True
+        return _NEUTRAL.match(t, lo, hi) is not None
+
+    def type_declaration(self, lo: int, hi: int, pos: int, procedure: bool) -> None:
+        t = self.text
+        words: set[str] = {"procedure"} if procedure else set()
+        bind_name_of: str | None = None
+        dims = False
+        colons = _find_top(t, b"::", pos, hi)
+        j = _skip_ws(t, pos)
+        if colons >= 0:
+            if j < colons and t[j] == 0x2C:
+                for a_lo, a_hi in _split_top(t, j + 1, colons):
+                    am = _NAME.match(t, _skip_ws(t, a_lo), a_hi)
+                    if am is None:
+                        continue
+                    word = am.group(0).decode()
+                    if word == "bind":
+                        words.add("bind(c)")
+                        bind_name_of = "?"
+                    elif word == "dimension" or word == "codimension":
+                        dims = True
+                        words.add(word)
+                    else:
+                        words.add(word)
+            start = colons + 2
+        else:
+            if j < hi and t[j] == 0x2C:
+                return  # malformed: attributes without '::'
+            start = j
+        syms = self.entities(lo, hi, start, tuple(words), dims=dims, typed=True)
+        if bind_name_of is not None:
+            for sym in syms:
+                if sym is not None:
+                    sym.bind_name = self.bind_name(lo, colons, sym.key)
+
+    def entities(self, lo: int, hi: int, start: int, words: tuple[str, ...], dims: bool = False,
+                 initialized: bool = False, typed: bool = False) -> list[Symbol | None]:
+        """The entity list t[start:hi] of a declaration: one symbol per name."""
+        t = self.text
+        frame = self.top
+        span = self.piece_span(lo, hi)
+        out: list[Symbol | None] = []
+        for e_lo, e_hi in _split_top(t, start, hi):
+            m = _NAME.match(t, _skip_ws(t, e_lo), e_hi)
+            if m is None:
+                continue
+            sym = self.entity(m.start(), m.end(), span)
+            out.append(sym)
+            if sym is None:
+                continue
+            if typed and sym.key not in frame.typed:  # the type declaration is the one to point at
+                frame.typed.add(sym.key)
+                sym.span, sym.name_span = span, self.source_span(m.start(), m.end())
+            self.specify(sym, *words)
+            j = _skip_ws(t, m.end())
+            if dims or t[j:j + 1] == b"(":
+                frame.arrays.add(sym.key)
+            while j < e_hi and t[j] in (0x28, 0x5B):  # (dimensions) [codimensions]
+                j = _skip_ws(t, _close_paren(t, j))
+            if t[j:j + 1] == b"*":  # character length
+                j = _skip_ws(t, _skip_type_spec(t, j))
+            if initialized or t[j:j + 1] in (b"=", b"/"):  # `= value`, `=> null()`, old-style `/value/`
+                sym.initialized = True
+        return out
+
+    def attribute_statement(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
+        t = self.text
+        word = m.group(1).decode()
+        if word in ("automatic", "static"):
+            word = "save" if word == "static" else word
+        start = m.end()
+        colons = _find_top(t, b"::", start, hi)
+        if colons >= 0:
+            start = colons + 2
+        span = self.piece_span(lo, hi)
+        for e_lo, e_hi in _split_top(t, start, hi):
+            j = _skip_ws(t, e_lo)
+            if t[j:j + 1] == b"/":
+                continue  # save :: /blk/
+            nm = _NAME.match(t, j, e_hi)
+            if nm is None:
+                continue
+            if word == "intent" or word == "optional" or word == "value":
+                sym = self.top.entities.get(nm.group(0).decode())
+            else:
+                sym = self.entity(nm.start(), nm.end(), span)
+            self.specify(sym, word)
+            rest = t[nm.end():e_hi].lstrip()
+            if sym is not None and (word == "dimension" or rest.startswith(b"(")) and word != "external":
+                self.top.arrays.add(sym.key)
+
+    def bind_statement(self, lo: int, hi: int) -> None:
+        t = self.text
+        paren = t.find(b"(", lo, hi)
+        close = _close_paren(t, paren)
+        colons = _find_top(t, b"::", close, hi)
+        start = colons + 2 if colons >= 0 else close
+        span = self.piece_span(lo, hi)
+        for e_lo, e_hi in _split_top(t, start, hi):
+            j = _skip_ws(t, e_lo)
+            if t[j:j + 1] == b"/":
+                nm = _NAME.match(t, _skip_ws(t, j + 1), e_hi)
+                if nm:
+                    key = nm.group(0).decode()
+                    self.top.common_bind[f"/{key}/"] = self.bind_name(lo, close, key) or key
+                continue
+            nm = _NAME.match(t, j, e_hi)
+            if nm:
+                sym = self.entity(nm.start(), nm.end(), span)
+                if sym is not None:
+                    self.specify(sym, "bind(c)")
+                    sym.bind_name = self.bind_name(lo, close, sym.key)
+
+    def parameter(self, lo: int, hi: int) -> None:
+        t = self.text
+        paren = t.find(b"(", lo, hi)
+        close = _close_paren(t, paren)
+        span = self.piece_span(lo, hi)
+        for e_lo, e_hi in _split_top(t, paren + 1, close - 1):
+            nm = _NAME.match(t, _skip_ws(t, e_lo), e_hi)
+            if nm:
+                sym = self.entity(nm.start(), nm.end(), span)
+                self.specify(sym, "parameter")
+                if sym is not None:
+                    sym.initialized = True
+
+    def common(self, lo: int, hi: int) -> None:
+        t = self.text
+        span = self.piece_span(lo, hi)
+        j = lo + len(b"common")
+        block: str | None = ""
+        block_name_span: Span = self.source_span(lo, lo + len(b"common"))
+        block_key_written = ""
+        announced = False
+        for e_lo, e_hi in _split_top(t, j, hi):
+            k = _skip_ws(t, e_lo)
+            while k < e_hi and t[k] == 0x2F:  # /name/ (possibly //)
+                close = t.find(b"/", k + 1, e_hi)
+                if close < 0:
+                    return
+                inner = t[k + 1:close].strip()
+                block = inner.decode("ascii", "replace")
+                if inner:
+                    s = k + 1 + (len(t[k + 1:close]) - len(t[k + 1:close].lstrip()))
+                    block_key_written, block_name_span = self.name_at(s, s + len(inner))
+                else:
+                    block_key_written, block_name_span = "", self.source_span(k, close + 1)
+                announced = False
+                k = _skip_ws(t, close + 1)
+            nm = _NAME.match(t, k, e_hi)
+            if nm is None:
+                continue
+            if not announced:
+                self.add(self.top.scope, block_key_written, f"/{block}/", COMMON, span, block_name_span)
+                announced = True
+            sym = self.entity(nm.start(), nm.end(), span)
+            if sym is not None:
+                sym.common = block
+                if t[nm.end():e_hi].lstrip().startswith(b"("):
+                    self.top.arrays.add(sym.key)
+
+    def equivalence(self, lo: int, hi: int) -> None:
+        t = self.text
+        span = self.piece_span(lo, hi)
+        for g_lo, g_hi in _split_top(t, lo + len(b"equivalence"), hi):
+            k = _skip_ws(t, g_lo)
+            if t[k:k + 1] != b"(":
+                continue
+            close = _close_paren(t, k)
+            for e_lo, e_hi in _split_top(t, k + 1, close - 1):
+                nm = _NAME.match(t, _skip_ws(t, e_lo), e_hi)
+                if nm:
+                    sym = self.entity(nm.start(), nm.end(), span)
+                    if sym is not None:
+                        sym.equivalenced = True
+
+    def data(self, lo: int, hi: int) -> None:
+        """DATA object-list /values/ [, object-list /values/]...: the objects are initialized."""
+        t = self.text
+        span = self.piece_span(lo, hi)
+        k = lo
+        while k < hi:
+            slash = _find_top(t, b"/", k, hi)
+            if slash < 0:
+                return
+            for e_lo, e_hi in _split_top(t, k, slash):
+                j = _skip_ws(t, e_lo)
+                while t[j:j + 1] == b"(":  # implied DO: the first name inside
+                    j = _skip_ws(t, j + 1)
+                nm = _NAME.match(t, j, e_hi)
+                if nm:
+                    sym = self.entity(nm.start(), nm.end(), span)
+                    if sym is not None:
+                        sym.initialized = True
+            end = t.find(b"/", slash + 1, hi)
+            if end < 0:
+                return
+            k = end + 1
+            k = _skip_ws(t, k)
+            if t[k:k + 1] == b",":
+                k += 1
+
+    def entry(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
+        frame = self.top
+        if frame.kind not in ("subroutine", "function"):
+            return
+        span = self.piece_span(lo, hi)
+        name, name_span = self.name_at(m.start(1), m.end(1))
+        key = m.group(1).decode()
+        self.add(frame.scope, name, key, ENTRY, span, name_span, definition=True,
+                 bind_name=self.bind_name(m.end(), hi, key))
+        frame.skip_keys.add(key)
+
+    # -- execution part ------------------------------------------------------------------
+    def assignment(self, lo: int, hi: int, a: tuple[int, int, bool, bool]) -> None:
+        frame = self.top
+        t = self.text
+        name_lo, name_hi, subscripted, pointer = a
+        key = t[name_lo:name_hi].decode("ascii", "replace")
+        if frame.kind == "file":
+            start = self.piece_span(lo, hi)[0]
+            frame = self.open("program", "", start, start, None)
+        if (subscripted and not pointer and frame.spec_end is None and frame.kind not in ("interface", "type")
+                and self.statement_function_args(name_hi, hi) and not self.is_array(key)):
+            if key in frame.entities or not self.may_be_use_associated(key):
+                span = self.piece_span(lo, hi)
+                sym = frame.entities.get(key)
+                if sym is None:
+                    sym = self.entity(name_lo, name_hi, span)
+                if sym is not None:
+                    sym.kind = STATEMENT_FUNCTION
+                    sym.specifiers = sym.specifiers | {"statement function"}
+                    sym.span, sym.name_span = span, self.source_span(name_lo, name_hi)
+                return
+            frame.scope.complete = False  # an array from a module or a statement function: unknown
+        self.executable(lo, hi, known=True)
+
+    def statement_function_args(self, name_hi: int, hi: int) -> bool:
+        t = self.text
+        j = _skip_ws(t, name_hi)
+        if t[j:j + 1] != b"(":
+            return False
+        close = _close_paren(t, j)
+        if not _skip_ws(t, close) < hi or t[_skip_ws(t, close)] != 0x3D:
+            return False
+        inner = t[j + 1:close - 1].strip()
+        if not inner:
+            return True
+        return all(_NAME.fullmatch(p.strip()) for p in inner.split(b","))
+
+    def is_array(self, key: str) -> bool:
+        for frame in reversed(self.frames):
+            if key in frame.arrays:
+                return True
+            sym = frame.entities.get(key)
+            if sym is not None and ("dimension" in sym.specifiers or "allocatable" in sym.specifiers):
+                return True
+            if frame.kind in ("subroutine", "function") and frame.scope.interface_body:
+                break
+        return False
+
+    def may_be_use_associated(self, key: str) -> bool:
+        """True when a USE statement may bring `key` in: a module of another file is used, or
+        a module of this file declares it."""
+        for f in self.frames:
+            for used in f.scope.uses:
+                module = self.modules.get(used)
+                if module is None or any(s.key == key for s in module.symbols):
+                    return True
+        return False
+
+    def executable(self, lo: int, hi: int, known: bool) -> None:
+        frame = self.top
+        span = self.piece_span(lo, hi)
+        if frame.kind in ("file", "interface", "type"):
+            return
+        if frame.spec_end is None:
+            frame.spec_end = span[0]
+            if not known:
+                frame.scope.complete = False  # a statement we do not know may have been a declaration
+        self.collect_references(lo, hi, frame.scope)
+
+    def collect_references(self, lo: int, hi: int, scope: Scope) -> None:
+        t = self.text[lo:hi]
+        if b"." in t:
+            t = _OPERATOR.sub(lambda m: b" " * len(m.group(0)), t)
+        calls: set[int] = set()
+        add = self.candidates.append
+        where = self.map
+        assert where is not None
+        for m in _CALL.finditer(t):
+            calls.add(m.start(1))
+            add((m.group(1).decode(), where, lo + m.start(1), lo + m.end(1), scope, True))
+        for m in _IDENT.finditer(t):
+            s = m.start()
+            if s in calls:
+                continue
+            after = _skip_ws(t, m.end())
+            if t[after:after + 1] == b"=" and t[after + 1:after + 2] not in (b"=", b">") and s > 0 \
+                    and t.rfind(b"(", 0, s) > t.rfind(b")", 0, s):
+                continue  # keyword argument name
+            add((m.group(0).decode(), where, lo + s, lo + m.end(), scope, False))
+
+    # -- finishing -----------------------------------------------------------------------
+    def finish_entities(self, frame: _Frame) -> None:
+        implicit_save = frame.kind in _IMPLICIT_SAVE_UNITS
+        for sym in frame.entities.values():
+            spec = sym.specifiers
+            if sym.kind == STATEMENT_FUNCTION:
+                continue
+            if "procedure" in spec or "external" in spec:
+                sym.kind = PROCEDURE_POINTER if "pointer" in spec else PROCEDURE
+            if "parameter" in spec:
+                sym.storage = ""  # a named constant has no storage
+            elif "dummy" in spec:
+                sym.storage = AUTOMATIC
+            elif sym.common is not None or implicit_save or frame.save_all or "save" in spec or sym.initialized:
+                sym.storage = STATIC
+            else:
+                sym.storage = AUTOMATIC
+        if frame.common_bind:
+            for sym in frame.scope.symbols:
+                if sym.kind == COMMON and sym.key in frame.common_bind:
+                    sym.bind_name = frame.common_bind[sym.key]
+                    sym.specifiers = sym.specifiers | {"bind(c)"}
+
+    def finish_references(self) -> None:
+        tables: dict[int, dict[str, list[Symbol]]] = {}
+
+        def table(scope: Scope) -> dict[str, list[Symbol]]:
+            tab = tables.get(id(scope))
+            if tab is None:
+                tab = {}
+                for s in scope.symbols:
+                    tab.setdefault(s.key, []).append(s)
+                tables[id(scope)] = tab
+            return tab
+
+        def lookup(key: str, scope: Scope) -> list[Symbol]:
+            for s in scope.ancestors():
+                hits = table(s).get(key)
+                if hits:
+                    return hits
+            for s in scope.ancestors():
+                for used in s.uses:
+                    module = self.modules.get(used)
+                    if module is not None:
+                        hits = table(module).get(key)
+                        if hits:
+                            return hits
+            return []
+
+        wanted = PROCEDURE_KINDS | {VARIABLE}
+        refs = self.model.references
+        src = self.src
+        for key, where, lo, hi, scope, call in self.candidates:
+            if not call:
+                hits = lookup(key, scope)
+                if not hits or not any(h.kind in wanted for h in hits):
+                    continue
+            span = (where(lo), where(hi - 1) + 1)
+            name = src[span[0]:span[1]].decode("utf-8", "replace")
+            refs.append(Reference(name if name.lower() == key else key, key, span, scope, call,
+                                  self.target_at(span[0])))
+        self.model.symbols.sort(key=lambda s: s.name_span[0])
+
+    def target_at(self, offset: int) -> int | None:
+        targets = self.targets
+        if not targets:
+            return None
+        i = bisect_right(targets, (offset, len(self.src) + 1, 1 << 30)) - 1
+        while i >= 0:
+            start, end, index = targets[i]
+            if start <= offset < end:
+                return index
+            i -= 1
+        return None
+
+
+def build_fortran_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:
+    """The program model of a Fortran file (free or fixed form). Never raises."""
+    builder = _Builder(document, directives, structure)
+    try:
+        return builder.run()
+    except Exception:  # noqa: BLE001 - a builder bug must not take the rules down
+        builder.model.complete = False
+        return builder.model
