@@ -81,6 +81,20 @@ class Symbol:
         return f"Symbol({self.kind} {self.name!r} @{self.name_span[0]})"
 
 
+def _params(self: Symbol) -> tuple[tuple[str, str], ...]:
+    value = self.__dict__["params"]
+    if callable(value):  # a builder may defer reading parameter types until someone asks
+        value = self.__dict__["params"] = value()
+    return value
+
+
+def _set_params(self: Symbol, value: tuple[tuple[str, str], ...]) -> None:
+    self.__dict__["params"] = value
+
+
+Symbol.params = property(_params, _set_params)  # type: ignore[assignment]
+
+
 @dataclass(eq=False)
 class Scope:
     kind: str

@@ -220,7 +220,10 @@ class _Builder:
                 defer(lscope, lambda body=body, lscope=lscope: self.body(body, lscope))
 
     # -- function bodies: read when someone looks inside (model.expand / scope_at) ---------
-    def body(self, body: tree_sitter.Node, fscope: Scope) -> None:
+    def body(self, body: tree_sitter.Node | None, fscope: Scope, params: tree_sitter.Node | None = None) -> None:
+        self.parameter_symbols(params, fscope)
+        if body is None:
+            return
         stack = [fscope]
         handled: set[int] = {body.id}
         for kind, node in _captures(self.language, body):
@@ -303,7 +306,7 @@ class _Builder:
             name_span = (name_node.start_byte, name_node.end_byte)
             if is_function:
                 self.add(scope, Symbol(name, name, FUNCTION, span, name_span, scope, definition=False,
-                                       specifiers=specs, params=params, return_type=type_text, template=template,
+                                       specifiers=specs, params=self.lazy_parameters(params), return_type=type_text, template=template,
                                        linkage=self.linkage(node, scope, specs), qualified=qualified))
                 continue
             if field and "static" not in specs:
@@ -343,10 +346,10 @@ class _Builder:
         return STATIC
 
     def unwrap(self, decl: tree_sitter.Node) -> tuple[tree_sitter.Node | None, bool, bool, bool,
-                                                         tuple[tuple[str, str], ...]]:
-        """(name node, is a function, through a pointer/array, has an initializer, parameters)."""
+                                                     tree_sitter.Node | None]:
+        """(name node, is a function, through a pointer/array, has an initializer, parameter list)."""
         is_function = pointer = initialized = False
-        params: tuple[tuple[str, str], ...] = ()
+        params: tree_sitter.Node | None = None
         node: tree_sitter.Node | None = decl
         while node is not None and node.type not in _NAME_TYPES:
             t = node.type
@@ -360,7 +363,7 @@ class _Builder:
                     pointer = True
                 else:
                     is_function = not pointer
-                    params = self.parameters(node.child_by_field_name("parameters"))
+                    params = node.child_by_field_name("parameters")
                 node = inner
             elif t in _DECLARATOR_WRAPPERS:
                 if t in ("pointer_declarator", "reference_declarator"):
@@ -368,7 +371,7 @@ class _Builder:
                 node = node.child_by_field_name("declarator") or next(
                     (c for c in node.named_children if c.type in _NAME_TYPES or c.type.endswith("declarator")), None)
             else:
-                return None, False, False, False, ()
+                return None, False, False, False, None
         return node, is_function, pointer, initialized, params
 
     def parameters(self, plist: tree_sitter.Node | None) -> tuple[tuple[str, str], ...]:
@@ -469,7 +472,7 @@ class _Builder:
 
     def function(self, node: tree_sitter.Node, scope: Scope, template: bool, deferred: bool) -> Scope:
         decl = node.child_by_field_name("declarator")
-        name_node, _, _, _, params = self.unwrap(decl) if decl is not None else (None, False, False, False, ())
+        name_node, _, _, _, params = self.unwrap(decl) if decl is not None else (None, False, False, False, None)
         fscope = Scope("function", "", (node.start_byte, node.end_byte), scope)
         if name_node is not None:
             name, qualified = self.names(name_node, scope)
@@ -478,23 +481,27 @@ class _Builder:
             ty = node.child_by_field_name("type")
             fscope.symbol = self.add(scope, Symbol(
                 name, name, FUNCTION, (node.start_byte, node.end_byte), (name_node.start_byte, name_node.end_byte),
-                scope, definition=True, specifiers=specs, params=params,
+                scope, definition=True, specifiers=specs, params=self.lazy_parameters(params),
                 return_type=self.text(ty) if ty is not None else "",
                 template=template or scope.kind == "class" and bool(scope.symbol and scope.symbol.template),
                 linkage=self.linkage(node, scope, specs), qualified=qualified))
         scope.children.append(fscope)
         body = node.child_by_field_name("body")
-        # parameters are automatic variables of the function scope
-        for pname, pspan, pdecl in self.parameter_names(decl):
-            self.add(fscope, Symbol(pname, pname, VARIABLE, pdecl, pspan, fscope, definition=True, storage=AUTOMATIC))
-        if deferred and body is not None:
-            defer(fscope, lambda: self.body(body, fscope))
+        if deferred:
+            defer(fscope, lambda: self.body(body, fscope, params))
+        else:
+            self.parameter_symbols(params, fscope)
         return fscope
 
-    def parameter_names(self, decl: tree_sitter.Node | None) -> Iterator[tuple[str, Span, Span]]:
-        while decl is not None and decl.type != "function_declarator":
-            decl = decl.child_by_field_name("declarator")
-        plist = decl.child_by_field_name("parameters") if decl is not None else None
+    def parameter_symbols(self, plist: tree_sitter.Node | None, fscope: Scope) -> None:
+        """Parameters are automatic variables of the function scope."""
+        for pname, pspan, pdecl in self.parameter_names(plist):
+            self.add(fscope, Symbol(pname, pname, VARIABLE, pdecl, pspan, fscope, definition=True, storage=AUTOMATIC))
+
+    def lazy_parameters(self, plist: tree_sitter.Node | None) -> object:
+        return (lambda: self.parameters(plist)) if plist is not None else ()
+
+    def parameter_names(self, plist: tree_sitter.Node | None) -> Iterator[tuple[str, Span, Span]]:
         for p in plist.named_children if plist is not None else ():
             d = p.child_by_field_name("declarator")
             n = self.unwrap(d)[0] if d is not None else None

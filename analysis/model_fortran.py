@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from .directives.fortran_blocks import Statement, statements
@@ -89,17 +90,23 @@ _EXECUTABLE = re.compile(
     rb"|critical|team|block)|endfile|end\s*file|error\s*stop|event|exit|fail\s*image|flush|forall|form\s*team|go\s*to"
     rb"|if|inquire|lock|nullify|open|pause|print|rank|read|return|rewind|select|stop|sync|type\s*is|unlock"
     rb"|wait|where|write)\b|[a-z_]\w*\s*:\s*(?:do|if|select|block|associate|critical|forall|where)\b|\d")
+# In an execution part, statements that may end it or declare something (the rest are executable).
+_NEEDS_READING = re.compile(rb"\s*(?:end\s*(?!do\b|if\b|select\b|where\b|forall\b|associate\b|critical\b|team\b)"
+                            rb"|contains|data\b|entry\b|format\b|include\b)")
 
 
 class _Map:
     """Offsets in a statement's joined text -> byte offsets in the source."""
-    __slots__ = ("source_offsets", "text_offsets")
+    __slots__ = ("base", "source_offsets", "text_offsets")
 
     def __init__(self, segments: list[tuple[int, int]]) -> None:
+        self.base = segments[0][1] if len(segments) == 1 else None   # one line: a plain shift
         self.text_offsets = [s[0] for s in segments]
         self.source_offsets = [s[1] for s in segments]
 
     def __call__(self, offset: int) -> int:
+        if self.base is not None:
+            return self.base + offset
         i = bisect_right(self.text_offsets, offset) - 1
         i = max(i, 0)
         return self.source_offsets[i] + offset - self.text_offsets[i]
@@ -304,23 +311,32 @@ class _Builder:
         self.model = FileModel(document.language, self.root)
         self.frames: list[_Frame] = [_Frame(self.root, "file", 0)]
         self.candidates: list[tuple[str, _Map, int, int, Scope, bool]] = []
+        self.exec_pieces: list[tuple[Statement, int, int, Scope]] = []   # read for references on demand
         self.modules: dict[str, Scope] = {}
         self.exec_directives = sorted(d.span[0] for d in directives
                                       if d.spec is not None and d.spec.kind == "executable" and d.end_of is None)
+        self.statements = structure.statements  # the scanner's statements, shared with the block structure
         self.targets = sorted((ext[0], ext[1], i) for i, ext in structure.extents.items()
                               if i < len(directives) and is_target_region(directives[i]))
         # per statement
         self.st: Statement | None = None
         self.text = b""
-        self.map: _Map | None = None
+        self._map: _Map | None = None
 
     # -- helpers -------------------------------------------------------------------------
+    @property
+    def map(self) -> _Map:
+        """The current statement's text -> source offsets (built when a name needs its bytes)."""
+        if self._map is None:
+            assert self.st is not None
+            self._map = _Map(_segments(self.src, self.st, self.fixed))
+        return self._map
+
     @property
     def top(self) -> _Frame:
         return self.frames[-1]
 
     def source_span(self, lo: int, hi: int) -> Span:
-        assert self.map is not None
         return self.map(lo), self.map(max(hi - 1, lo)) + (1 if hi > lo else 0)
 
     def name_at(self, lo: int, hi: int) -> tuple[str, Span]:
@@ -330,10 +346,10 @@ class _Builder:
         return (written if written.lower() == key else key), span
 
     def piece_span(self, lo: int, hi: int) -> Span:
-        while lo < hi and self.text[lo:lo + 1].isspace():
-            lo += 1
-        while hi > lo and self.text[hi - 1:hi].isspace():
-            hi -= 1
+        piece = self.text[lo:hi]
+        body = piece.lstrip()
+        lo += len(piece) - len(body)
+        hi = lo + len(body.rstrip())
         return self.source_span(lo, hi)
 
     def add(self, scope: Scope, name: str, key: str, kind: str, span: Span, name_span: Span, **kw: object) -> Symbol:
@@ -364,7 +380,7 @@ class _Builder:
     # -- driving -------------------------------------------------------------------------
     def run(self) -> FileModel:
         try:
-            stmts = statements(self.src, self.fixed)
+            stmts = self.statements if self.statements is not None else statements(self.src, self.fixed)
         except Exception:  # noqa: BLE001 - the scanner must not take the model down
             self.model.complete = False
             return self.model
@@ -383,7 +399,11 @@ class _Builder:
         while len(self.frames) > 1:
             self.model.complete = False
             self.close(len(self.src))
-        self.finish_references()
+        self.model.symbols.sort(key=lambda s: s.name_span[0])
+        if "reference_builder" in self.model.__dict__:
+            self.model.reference_builder = self.references  # only rules that read references pay
+        else:
+            self.model.references = self.references()
         return self.model
 
     def executable_at(self, offset: int) -> None:
@@ -394,15 +414,28 @@ class _Builder:
 
     def statement(self, st: Statement) -> None:
         self.st = st
+        self._map = None
+        frame = self.top
+        if frame.spec_end is not None and not frame.contains and self.plainly_executable(st.text) \
+                and frame.kind not in ("file", "interface", "type"):
+            self.exec_pieces.append((st, 0, len(st.text), frame.scope))
+            return
         text = _blank_strings(st.text)
         self.text = text
-        self.map = _Map(_segments(self.src, st, self.fixed))
         if b";" in text:
             for lo, hi in _split_top(text, 0, len(text), 0x3B):
                 if text[lo:hi].strip():
                     self.piece(lo, hi)
         else:
             self.piece(0, len(text))
+
+    @staticmethod
+    def plainly_executable(text: bytes) -> bool:
+        """In an execution part: a statement that can be nothing but executable (the fast path)."""
+        if _NEEDS_READING.match(text) is not None or b";" in text:
+            return False
+        return not any(w in text for w in (b"subroutine", b"function", b"program", b"module", b"procedure",
+                                           b"block"))
 
     def piece(self, lo: int, hi: int) -> None:
         t = self.text
@@ -499,6 +532,8 @@ class _Builder:
 
     def subprogram_header(self, lo: int, hi: int) -> bool:
         t = self.text
+        if t.find(b"function", lo, hi) < 0 and t.find(b"subroutine", lo, hi) < 0:
+            return False  # most statements: no header keyword at all
         pos = lo
         prefixes: list[bytes] = []
         typed = False
@@ -946,6 +981,10 @@ class _Builder:
         span = self.piece_span(lo, hi)
         name, name_span = self.name_at(m.start(1), m.end(1))
         key = m.group(1).decode()
+        typed = frame.entities.pop(key, None)  # a type declaration of a function entry's result
+        if typed is not None:
+            frame.scope.symbols.remove(typed)
+            self.model.symbols.remove(typed)
         self.add(frame.scope, name, key, ENTRY, span, name_span, definition=True,
                  bind_name=self.bind_name(m.end(), hi, key))
         frame.skip_keys.add(key)
@@ -1010,23 +1049,21 @@ class _Builder:
 
     def executable(self, lo: int, hi: int, known: bool) -> None:
         frame = self.top
-        span = self.piece_span(lo, hi)
         if frame.kind in ("file", "interface", "type"):
             return
         if frame.spec_end is None:
-            frame.spec_end = span[0]
+            frame.spec_end = self.piece_span(lo, hi)[0]
             if not known:
                 frame.scope.complete = False  # a statement we do not know may have been a declaration
-        self.collect_references(lo, hi, frame.scope)
+        assert self.st is not None
+        self.exec_pieces.append((self.st, lo, hi, frame.scope))
 
-    def collect_references(self, lo: int, hi: int, scope: Scope) -> None:
-        t = self.text[lo:hi]
+    def collect_references(self, text: bytes, where: _Map, lo: int, hi: int, scope: Scope) -> None:
+        t = text[lo:hi]
         if b"." in t:
             t = _OPERATOR.sub(lambda m: b" " * len(m.group(0)), t)
         calls: set[int] = set()
         add = self.candidates.append
-        where = self.map
-        assert where is not None
         for m in _CALL.finditer(t):
             calls.add(m.start(1))
             add((m.group(1).decode(), where, lo + m.start(1), lo + m.end(1), scope, True))
@@ -1063,8 +1100,26 @@ class _Builder:
                     sym.bind_name = frame.common_bind[sym.key]
                     sym.specifiers = sym.specifiers | {"bind(c)"}
 
-    def finish_references(self) -> None:
+    def references(self) -> list[Reference]:
+        """Calls, and names in executable statements that resolve to a variable or procedure."""
+        last: Statement | None = None
+        text = b""
+        where: _Map | None = None
+        for st, lo, hi, scope in self.exec_pieces:
+            if st is not last:
+                last, text, where = st, _blank_strings(st.text), _Map(_segments(self.src, st, self.fixed))
+            assert where is not None
+            self.collect_references(text, where, lo, hi, scope)
+        refs: list[Reference] = []
+        self.resolve_references(refs)
+        self.candidates = []
+        return refs
+
+    def resolve_references(self, refs: list[Reference]) -> None:
+        """Keep the names that resolve to a variable or procedure (calls always), in source order."""
         tables: dict[int, dict[str, list[Symbol]]] = {}
+        resolved: dict[tuple[str, int], bool] = {}
+        wanted = PROCEDURE_KINDS | {VARIABLE}
 
         def table(scope: Scope) -> dict[str, list[Symbol]]:
             tab = tables.get(id(scope))
@@ -1075,45 +1130,51 @@ class _Builder:
                 tables[id(scope)] = tab
             return tab
 
-        def lookup(key: str, scope: Scope) -> list[Symbol]:
-            for s in scope.ancestors():
-                hits = table(s).get(key)
-                if hits:
-                    return hits
-            for s in scope.ancestors():
-                for used in s.uses:
-                    module = self.modules.get(used)
-                    if module is not None:
-                        hits = table(module).get(key)
-                        if hits:
-                            return hits
-            return []
+        def known(key: str, scope: Scope) -> bool:
+            hit = resolved.get((key, id(scope)))
+            if hit is None:
+                hit = any(h.kind in wanted for h in self.lookup(key, scope, table))
+                resolved[(key, id(scope))] = hit
+            return hit
 
-        wanted = PROCEDURE_KINDS | {VARIABLE}
-        refs = self.model.references
         src = self.src
+        targets = self.targets
+        next_target = 0
+        open_targets: list[tuple[int, int]] = []   # (end, directive index), innermost last
         for key, where, lo, hi, scope, call in self.candidates:
-            if not call:
-                hits = lookup(key, scope)
-                if not hits or not any(h.kind in wanted for h in hits):
-                    continue
+            if not call and not known(key, scope):
+                continue
             span = (where(lo), where(hi - 1) + 1)
+            # target regions nest (or follow each other): a sweep in source order finds the innermost
+            while open_targets and open_targets[-1][0] <= span[0]:
+                open_targets.pop()
+            while next_target < len(targets) and targets[next_target][0] <= span[0]:
+                start, end, index = targets[next_target]
+                next_target += 1
+                while open_targets and open_targets[-1][0] <= start:
+                    open_targets.pop()
+                if end > span[0]:
+                    open_targets.append((end, index))
+            while open_targets and open_targets[-1][0] <= span[0]:
+                open_targets.pop()
             name = src[span[0]:span[1]].decode("utf-8", "replace")
             refs.append(Reference(name if name.lower() == key else key, key, span, scope, call,
-                                  self.target_at(span[0])))
-        self.model.symbols.sort(key=lambda s: s.name_span[0])
+                                  open_targets[-1][1] if open_targets else None))
 
-    def target_at(self, offset: int) -> int | None:
-        targets = self.targets
-        if not targets:
-            return None
-        i = bisect_right(targets, (offset, len(self.src) + 1, 1 << 30)) - 1
-        while i >= 0:
-            start, end, index = targets[i]
-            if start <= offset < end:
-                return index
-            i -= 1
-        return None
+    def lookup(self, key: str, scope: Scope, table: Callable[[Scope], dict[str, list[Symbol]]]) -> list[Symbol]:
+        """Declarations of `key` seen from `scope`: host association, then modules of this file it uses."""
+        for s in scope.ancestors():
+            hits = table(s).get(key)
+            if hits:
+                return hits
+        for s in scope.ancestors():
+            for used in s.uses:
+                module = self.modules.get(used)
+                if module is not None:
+                    hits = table(module).get(key)
+                    if hits:
+                        return hits
+        return []
 
 
 def build_fortran_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:

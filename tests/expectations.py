@@ -11,7 +11,9 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from omp_lsp.analysis import Document, Options, analyze, language_for_path
+from omp_lsp.analysis import Document, FileAnalysis, Options, analyze, language_for_path
+from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
+from omp_lsp.analysis.workspace import analyze_workspace
 from omp_lsp.analysis.options import parse_version
 
 _EXPECT = re.compile(r"(?://|!)\s*expect(-next-line)?:\s*((?:OMP\d{3}\s*)+)")
@@ -34,20 +36,37 @@ def version_of(text: str) -> int:
     return parse_version(m.group(1)) if m else 51
 
 
+def workspace_of(path: Path) -> Path | None:
+    """Files under a `workspaces/<case>/` folder are analysed together, as one workspace."""
+    parts = path.parts
+    if "workspaces" in parts[:-2]:
+        return Path(*parts[:parts.index("workspaces") + 2])
+    return None
+
+
+def analysis_of(path: Path) -> FileAnalysis:
+    folder = workspace_of(path)
+    if folder is None:
+        text = path.read_text(encoding="utf-8")
+        language = language_for_path(path)
+        assert language is not None, path
+        return analyze(Document(text, language), Options(openmp_version=version_of(text)), str(path))
+    files = sorted(p for p in folder.rglob("*") if p.suffix in SOURCE_EXTENSIONS)
+    texts = {p: p.read_text(encoding="utf-8") for p in files}
+    versions = {version_of(t) for t in texts.values()}
+    assert len(versions) == 1, f"{folder}: files of one workspace must select the same OpenMP version"
+    documents = {str(p): Document(t, language_for_path(p)) for p, t in texts.items()}  # type: ignore[arg-type]
+    return analyze_workspace(documents, Options(openmp_version=versions.pop()))[str(path)]
+
+
 def actual(path: Path) -> Counter[tuple[int, str]]:
-    text = path.read_text(encoding="utf-8")
-    language = language_for_path(path)
-    assert language is not None, path
-    result = analyze(Document(text, language), Options(openmp_version=version_of(text)))
+    result = analysis_of(path)
     assert not result.internal_errors, result.internal_errors
     lines = result.document.lines
     return Counter((lines.line_of(f.span[0]) + 1, f.code) for f in result.findings)
 
 
 def describe(path: Path) -> str:
-    text = path.read_text(encoding="utf-8")
-    language = language_for_path(path)
-    assert language is not None
-    result = analyze(Document(text, language), Options(openmp_version=version_of(text)))
+    result = analysis_of(path)
     lines = result.document.lines
     return "\n".join(f"  line {lines.line_of(f.span[0]) + 1}: {f.code} {f.message}" for f in result.findings)

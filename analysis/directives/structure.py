@@ -28,6 +28,21 @@ class Structure:
     extents: dict[int, Span] = field(default_factory=dict)   # directive index -> extent
     pairs: dict[int, int] = field(default_factory=dict)      # begin index -> end index
     findings: list[Finding] = field(default_factory=list)
+    statements: list[Statement] | None = None                # Fortran: the statement scanner's result
+
+
+def _extents(self: Structure) -> dict[int, Span]:
+    value = self.__dict__["extents"]
+    if callable(value):  # C extents need a walk of the tree: done when a rule first asks
+        value = self.__dict__["extents"] = value()
+    return value
+
+
+def _set_extents(self: Structure, value: dict[int, Span]) -> None:
+    self.__dict__["extents"] = value
+
+
+Structure.extents = property(_extents, _set_extents)  # type: ignore[assignment]
 
 
 def is_delimited_declare_target(d: Directive) -> bool:
@@ -167,7 +182,7 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
     from .fortran_blocks import alternative_branches, block_events, statements  # Fortran only
     src = doc.source
     fixed = doc.language is Language.FORTRAN_FIXED
-    stmts = statements(src, fixed)
+    stmts = out.statements = statements(src, fixed)
     starts = [st.start for st in stmts]
     optional: set[int] = set()
     for i, d in enumerate(directives):
@@ -329,7 +344,11 @@ def analyse_structure(doc: Document, directives: list[Directive]) -> Structure:
     if doc.language.is_fortran:
         _fortran_structure(doc, directives, out)
     else:
-        _c_extents(doc, directives, out)
+        def extents() -> dict[int, Span]:
+            found = Structure()
+            _c_extents(doc, directives, found)
+            return found.extents
+        out.extents = extents  # type: ignore[assignment]
         _c_pairs(doc, directives, out)
     return out
 

@@ -414,9 +414,8 @@ def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
 def _first_use(ctx: FileContext, model: FileModel, s: Symbol, span: Span) -> Span | None:
     tree = ctx.document.tree
     assert tree is not None
-    pattern = re.compile(rb"(?<![\w.])" + re.escape(s.name.encode()) + rb"\b")
-    for m in pattern.finditer(ctx.document.source, span[0], span[1]):
-        node = tree.root_node.descendant_for_byte_range(m.start(), m.end())
+    for start, end in _word_occurrences(ctx.document.source, s.name.encode(), span):
+        node = tree.root_node.descendant_for_byte_range(start, end)
         if node is None or node.type != "identifier" or node.parent is None:
             continue
         while node.parent is not None and node.parent.type == "qualified_identifier":
@@ -430,10 +429,25 @@ def _first_use(ctx: FileContext, model: FileModel, s: Symbol, span: Span) -> Spa
             continue  # a redeclaration, not a use
         if parent.type == "field_expression" and parent.child_by_field_name("field") == node:
             continue
-        hits = model.visible(s.key, m.start())
+        hits = model.visible(s.key, start)
         if hits and hits[0] is s or (hits and hits[0].kind == s.kind and hits[0].qualified == s.qualified):
-            return (m.start(), m.end())
+            return (start, end)
     return None
+
+
+def _word_occurrences(src: bytes, word: bytes, span: Span) -> Iterator[Span]:
+    """Whole-word occurrences of `word` in src[span] (a plain search: no regex to compile per name)."""
+    at, stop = span
+    while True:
+        at = src.find(word, at, stop)
+        if at < 0:
+            return
+        end = at + len(word)
+        before = src[at - 1:at]
+        after = src[end:end + 1]
+        if not (before.isalnum() or before in (b"_", b".")) and not (after.isalnum() or after == b"_"):
+            yield (at, end)
+        at = end
 
 
 __all__ = ["Region"]
