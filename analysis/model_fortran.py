@@ -45,6 +45,7 @@ if TYPE_CHECKING:
 
 UNIT_KINDS = frozenset({"program", "module", "submodule", "subroutine", "function", "block data"})
 _IMPLICIT_SAVE_UNITS = frozenset({"program", "module", "submodule", "block data"})
+_NO_ENTITIES = frozenset({"file", "interface", "type"})  # frames whose names are not entities of their own
 
 _NAME = re.compile(rb"[a-z_][a-z0-9_$]*")
 _WS = re.compile(rb"\s*")
@@ -176,6 +177,11 @@ def _blank_strings(text: bytes) -> bytes:
 
 def _close_paren(t: bytes, i: int) -> int:
     """Index just after the bracket that closes the one at `i` (len(t) when unbalanced)."""
+    if 0 <= i < len(t) and t[i] == 0x28 and b"[" not in t and b"]" not in t:
+        # the common case, `(...)` with no brackets inside: one search instead of a loop per byte
+        k = t.find(b")", i + 1)
+        if k >= 0 and t.find(b"(", i + 1, k) < 0:
+            return k + 1
     depth = 0
     for j in range(i, len(t)):
         c = t[j]
@@ -188,41 +194,51 @@ def _close_paren(t: bytes, i: int) -> int:
     return len(t)
 
 
-def _split_top(t: bytes, lo: int, hi: int, sep: int = 0x2C) -> list[tuple[int, int]]:
+def _depth(t: bytes, lo: int, hi: int) -> int:
+    """Open brackets minus closed ones in t[lo:hi] (round and square alike)."""
+    seg = t[lo:hi]
+    d = seg.count(b"(") - seg.count(b")")
+    if b"[" in seg or b"]" in seg:
+        d += seg.count(b"[") - seg.count(b"]")
+    return d
+
+
+def _split_top(t: bytes, lo: int, hi: int, sep: bytes = b",") -> list[tuple[int, int]]:
     """(start, end) of the parts of t[lo:hi] separated by `sep` outside brackets."""
+    # Searches from one separator to the next, counting brackets in between (no loop per byte).
+    j = t.find(sep, lo, hi)
+    if j < 0:
+        return [(lo, hi)]
     parts = []
     depth = 0
-    start = lo
-    for j in range(lo, hi):
-        c = t[j]
-        if c in (0x28, 0x5B):
-            depth += 1
-        elif c in (0x29, 0x5D):
-            depth -= 1
-        elif c == sep and depth <= 0:
+    start = prev = lo
+    while j >= 0:
+        depth += _depth(t, prev, j)
+        prev = j
+        if depth <= 0:
             parts.append((start, j))
             start = j + 1
+        j = t.find(sep, j + 1, hi)
     parts.append((start, hi))
     return parts
 
 
 def _find_top(t: bytes, needle: bytes, lo: int, hi: int) -> int:
     """Index of `needle` in t[lo:hi] outside brackets, or -1."""
-    depth = 0
-    j = lo
-    while j < hi:
-        c = t[j]
-        if c in (0x28, 0x5B):
-            depth += 1
-        elif c in (0x29, 0x5D):
-            depth -= 1
-        elif depth <= 0 and t.startswith(needle, j) and j + len(needle) <= hi:
+    j = t.find(needle, lo, hi)
+    while j >= 0:
+        if _depth(t, lo, j) <= 0:
             return j
-        j += 1
+        j = t.find(needle, j + 1, hi)
     return -1
 
 
+_SPACE = frozenset(b" \t\n\r\x0b\x0c")  # what `\s` matches in a bytes pattern
+
+
 def _skip_ws(t: bytes, i: int) -> int:
+    if 0 <= i < len(t) and t[i] not in _SPACE:
+        return i  # most calls: nothing to skip, no regex call
     return _WS.match(t, i).end()  # type: ignore[union-attr]
 
 
@@ -337,16 +353,29 @@ class _Builder:
         return self.frames[-1]
 
     def source_span(self, lo: int, hi: int) -> Span:
-        return self.map(lo), self.map(max(hi - 1, lo)) + (1 if hi > lo else 0)
+        m = self._map
+        if m is None:
+            m = self.map
+        base = m.base
+        if base is not None:  # a one-line statement (most): a plain shift, no search
+            return (base + lo, base + hi) if hi > lo else (base + lo, base + lo)
+        return m(lo), m(max(hi - 1, lo)) + (1 if hi > lo else 0)
 
     def name_at(self, lo: int, hi: int) -> tuple[str, Span]:
         span = self.source_span(lo, hi)
-        written = self.src[span[0]:span[1]].decode("utf-8", "replace")
-        key = self.text[lo:hi].decode("ascii", "replace")
+        written_bytes = self.src[span[0]:span[1]]
+        name_bytes = self.text[lo:hi]
+        if name_bytes.isascii() and written_bytes.lower() == name_bytes:
+            return written_bytes.decode("ascii"), span  # the usual case: decoded once, compared as bytes
+        written = written_bytes.decode("utf-8", "replace")
+        key = name_bytes.decode("ascii", "replace")
         return (written if written.lower() == key else key), span
 
     def piece_span(self, lo: int, hi: int) -> Span:
-        piece = self.text[lo:hi]
+        t = self.text
+        if 0 <= lo < hi <= len(t) and t[lo] not in _SPACE and t[hi - 1] not in _SPACE:
+            return self.source_span(lo, hi)  # pieces come trimmed already: nothing to strip
+        piece = t[lo:hi]
         body = piece.lstrip()
         lo += len(piece) - len(body)
         hi = lo + len(body.rstrip())
@@ -362,20 +391,35 @@ class _Builder:
 
     def entity(self, lo: int, hi: int, span: Span, frame: _Frame | None = None) -> Symbol | None:
         """The symbol of a name declared in the frame's scope (created on first mention)."""
-        frame = frame or self.top
+        if frame is None:
+            frame = self.frames[-1]
+        if frame.kind in _NO_ENTITIES:
+            return None
         key = self.text[lo:hi].decode("ascii", "replace")
-        if key in frame.skip_keys or frame.kind in ("file", "interface", "type"):
+        if key in frame.skip_keys:
             return None
         sym = frame.entities.get(key)
         if sym is None:
             name, name_span = self.name_at(lo, hi)
-            sym = self.add(frame.scope, name, key, VARIABLE, span, name_span)
+            scope = frame.scope
+            sym = Symbol(name, key, VARIABLE, span, name_span, scope)  # `add`, inlined: the commonest symbol
+            if scope.kind in ("module", "submodule"):
+                sym.qualified = f"{scope.name.lower()}::{key}"
+            scope.symbols.append(sym)
+            self.model.symbols.append(sym)
             frame.entities[key] = sym
         return sym
 
     def specify(self, sym: Symbol | None, *words: str) -> None:
         if sym is not None and words:
             sym.specifiers = sym.specifiers | frozenset(words)
+
+    @staticmethod
+    def specify_all(sym: Symbol, words: frozenset[str]) -> None:
+        """`specify` with the words as a set made once per statement."""
+        if words:
+            spec = sym.specifiers
+            sym.specifiers = spec | words if spec else words
 
     # -- driving -------------------------------------------------------------------------
     def run(self) -> FileModel:
@@ -423,7 +467,7 @@ class _Builder:
         text = _blank_strings(st.text)
         self.text = text
         if b";" in text:
-            for lo, hi in _split_top(text, 0, len(text), 0x3B):
+            for lo, hi in _split_top(text, 0, len(text), b";"):
                 if text[lo:hi].strip():
                     self.piece(lo, hi)
         else:

@@ -6,7 +6,6 @@ nothing here imports pygls (the server stack is imported only when the server st
 from __future__ import annotations
 
 import argparse
-import fnmatch
 import gc
 import os
 import sys
@@ -18,17 +17,14 @@ from omp_lsp.analysis.diagnostics import Severity
 from omp_lsp.analysis.options import Options, parse_version
 from omp_lsp.analysis.records import dataclass
 from omp_lsp.analysis.syntax import (
-    SOURCE_EXTENSIONS,
-    Document,
-    decode_source,
     language_for_path,
 )
 from omp_lsp.analysis.workspace import cross_file
+from omp_lsp.server.sources import UnreadableDirectory, excluded, read_document, walk
 
 from omp_lsp import __version__
 
 DEFAULT_MAX_FILE_MB = 10.0
-_BINARY_PROBE = 8192
 
 
 class UsageError(Exception):
@@ -67,15 +63,6 @@ class CheckedFile:
     analysis: FileAnalysis
 
 
-def _excluded(rel: str, patterns: Sequence[str]) -> bool:
-    parts = rel.split("/")
-    for pattern in patterns:
-        pattern = pattern.rstrip("/")
-        if fnmatch.fnmatchcase(rel, pattern) or any(fnmatch.fnmatchcase(part, pattern) for part in parts):
-            return True
-    return False
-
-
 def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
     """Source files named directly or found (by extension) below the given directories."""
     files: list[str] = []
@@ -85,37 +72,17 @@ def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
         if os.path.isdir(path):
             if not os.access(path, os.R_OK | os.X_OK):
                 raise UsageError(f"{path}: permission denied")
-            files.extend(_walk(path, excludes))
+            try:
+                files.extend(walk(path, excludes))
+            except UnreadableDirectory as err:
+                raise UsageError(str(err)) from None
         else:
             if language_for_path(path) is None:
                 raise UsageError(f"{path}: not a C, C++ or Fortran source file (unknown extension "
                                  f"'{os.path.splitext(path)[1]}')")
-            if not _excluded(path.replace(os.sep, "/"), excludes):
+            if not excluded(path.replace(os.sep, "/"), excludes):
                 files.append(path)
     return files
-
-
-def _walk(root: str, excludes: Sequence[str]) -> list[str]:
-    found: list[str] = []
-    stack = [root]
-    while stack:
-        directory = stack.pop()
-        try:
-            entries = sorted(os.scandir(directory), key=lambda e: e.name)
-        except OSError as err:
-            raise UsageError(f"{directory}: cannot read directory: {err.strerror}") from None
-        subdirs = []
-        for entry in entries:
-            rel = os.path.relpath(entry.path, root).replace(os.sep, "/")
-            if _excluded(rel, excludes):
-                continue
-            if entry.is_dir(follow_symlinks=False):
-                if not entry.name.startswith("."):
-                    subdirs.append(entry.path)
-            elif os.path.splitext(entry.name)[1] in SOURCE_EXTENSIONS and entry.is_file():
-                found.append(entry.path)
-        stack.extend(reversed(subdirs))
-    return found
 
 
 def _note(message: str) -> None:
@@ -123,25 +90,13 @@ def _note(message: str) -> None:
 
 
 def check_file(path: str, options: Options, max_bytes: int) -> FileAnalysis | None:
-    language = language_for_path(path)
-    assert language is not None
     try:
-        size = os.path.getsize(path)
-        if size > max_bytes:
-            _note(f"warning: {path}: skipped: {size / 1e6:.1f} MB is larger than the "
-                  f"{max_bytes / 1e6:g} MB limit (--max-file-size)")
-            return None
-        with open(path, "rb") as fh:
-            data = fh.read()
+        document, warning = read_document(path, max_bytes)
     except OSError as err:
         raise UsageError(f"{path}: cannot read: {err.strerror}") from None
-    if b"\0" in data[:_BINARY_PROBE]:
-        _note(f"warning: {path}: skipped: binary file (contains NUL bytes)")
-        return None
-    source, problem = decode_source(data)
-    if problem:
-        _note(f"warning: {path}: {problem}")
-    return analyze(Document(source, language), options, path)
+    if warning:
+        _note(f"warning: {path}: {warning}")
+    return analyze(document, options, path) if document is not None else None
 
 
 def run_check(args: argparse.Namespace) -> int:

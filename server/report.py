@@ -5,11 +5,13 @@ Lines and columns are 1-based; columns count Unicode code points (characters).
 from __future__ import annotations
 
 import os
-from typing import TYPE_CHECKING, Any, Iterator, TextIO
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any, TextIO
+
+from omp_lsp.analysis.diagnostics import CATALOGUE, Finding, Related, Severity
+from omp_lsp.analysis.syntax import LineIndex, Span
 
 from omp_lsp import __version__
-from omp_lsp.analysis.diagnostics import CATALOGUE, Finding, Severity
-from omp_lsp.analysis.syntax import LineIndex, Span
 
 if TYPE_CHECKING:
     from .cli import CheckedFile
@@ -29,14 +31,26 @@ def _range(lines: LineIndex, span: Span) -> tuple[int, int, int, int]:
     return (*_pos(lines, span[0]), *_pos(lines, span[1]))
 
 
-def _findings(checked: list["CheckedFile"]) -> Iterator[tuple["CheckedFile", Finding]]:
+def _findings(checked: list[CheckedFile]) -> Iterator[tuple[CheckedFile, Finding]]:
     for c in checked:
         for f in c.analysis.findings:
             yield c, f
 
 
-def write_gcc(checked: list["CheckedFile"], out: TextIO) -> None:
+def _related_at(c: CheckedFile, r: Related, files: dict[str, LineIndex]) -> tuple[str, LineIndex | None]:
+    """Where related information points: this file, or another file of the same check."""
+    if r.path is None or r.path == c.path:
+        return c.path, c.analysis.document.lines
+    return r.path, files.get(r.path)
+
+
+def _line_indexes(checked: list[CheckedFile]) -> dict[str, LineIndex]:
+    return {c.path: c.analysis.document.lines for c in checked}
+
+
+def write_gcc(checked: list[CheckedFile], out: TextIO) -> None:
     counts = {label: 0 for label in ("error", "warning", "note")}
+    files = _line_indexes(checked)
     for c, f in _findings(checked):
         lines = c.analysis.document.lines
         line, col = _pos(lines, f.span[0])
@@ -44,32 +58,34 @@ def write_gcc(checked: list["CheckedFile"], out: TextIO) -> None:
         counts[label] += 1
         out.write(f"{c.path}:{line}:{col}: {label}: {f.message} [{f.code}]\n")
         for r in f.related:
-            rline, rcol = _pos(lines, r.span[0]) if r.path is None else (0, 0)
-            out.write(f"{r.path or c.path}:{rline}:{rcol}: note: {r.message}\n")
+            path, rlines = _related_at(c, r, files)
+            rline, rcol = _pos(rlines, r.span[0]) if rlines is not None else (0, 0)
+            out.write(f"{path}:{rline}:{rcol}: note: {r.message}\n")
     total = sum(counts.values())
-    files = f"{len(checked)} file{'s' if len(checked) != 1 else ''}"
+    count = f"{len(checked)} file{'s' if len(checked) != 1 else ''}"
     if total == 0:
-        out.write(f"omp-lsp: no problems in {files}\n")
+        out.write(f"omp-lsp: no problems in {count}\n")
     else:
         parts = [f"{n} {label}{'s' if n != 1 else ''}" for label, n in counts.items() if n]
-        out.write(f"omp-lsp: {', '.join(parts)} in {files}\n")
+        out.write(f"omp-lsp: {', '.join(parts)} in {count}\n")
 
 
-def _json_diagnostic(c: "CheckedFile", f: Finding) -> dict[str, Any]:
+def _json_diagnostic(c: CheckedFile, f: Finding, files: dict[str, LineIndex]) -> dict[str, Any]:
     lines = c.analysis.document.lines
     line, col, end_line, end_col = _range(lines, f.span)
     related = []
     for r in f.related:
-        rline, rcol = _pos(lines, r.span[0])
-        related.append({"file": r.path or c.path, "line": rline, "column": rcol, "message": r.message})
+        path, rlines = _related_at(c, r, files)
+        rline, rcol = _pos(rlines, r.span[0]) if rlines is not None else (0, 0)
+        related.append({"file": path, "line": rline, "column": rcol, "message": r.message})
     return {"file": c.path, "line": line, "column": col, "end_line": end_line, "end_column": end_col,
             "severity": f.effective_severity.label, "code": f.code, "message": f.message, "related": related}
 
 
-def write_json(checked: list["CheckedFile"], out: TextIO) -> None:
+def write_json(checked: list[CheckedFile], out: TextIO) -> None:
     import json  # json and SARIF only: the default gcc format starts faster without it
     doc = {"version": 1, "files_checked": len(checked),
-           "diagnostics": [_json_diagnostic(c, f) for c, f in _findings(checked)]}
+           "diagnostics": [_json_diagnostic(c, f, _line_indexes(checked)) for c, f in _findings(checked)]}
     json.dump(doc, out, indent=2)
     out.write("\n")
 
@@ -98,7 +114,10 @@ def _location(path: str, region: dict[str, int]) -> dict[str, Any]:
     artifact: dict[str, Any] = {"uri": uri}
     if relative:
         artifact["uriBaseId"] = "%SRCROOT%"
-    return {"physicalLocation": {"artifactLocation": artifact, "region": region}}
+    location: dict[str, Any] = {"artifactLocation": artifact}
+    if region:
+        location["region"] = region
+    return {"physicalLocation": location}
 
 
 def sarif_rules() -> list[dict[str, Any]]:
@@ -117,12 +136,13 @@ def sarif_rules() -> list[dict[str, Any]]:
     return rules
 
 
-def write_sarif(checked: list["CheckedFile"], out: TextIO) -> None:
+def write_sarif(checked: list[CheckedFile], out: TextIO) -> None:
     import hashlib  # only SARIF needs these; --check start-up stays lean
     import json
     from pathlib import Path
     rules = sarif_rules()
     index = {r["id"]: i for i, r in enumerate(rules)}
+    files = _line_indexes(checked)
     results = []
     for c, f in _findings(checked):
         lines = c.analysis.document.lines
@@ -138,10 +158,13 @@ def write_sarif(checked: list["CheckedFile"], out: TextIO) -> None:
         # A stable location for GitHub's alert de-duplication: the rule and the line's text.
         digest = hashlib.sha256(f.code.encode() + b"\0" + line_text).hexdigest()[:32]
         result["partialFingerprints"] = {"primaryLocationLineHash": f"{digest}:1"}
-        if f.related:
-            result["relatedLocations"] = [
-                {"id": i, "message": {"text": r.message}, **_location(r.path or c.path, _sarif_region(lines, r.span))}
-                for i, r in enumerate(f.related)]
+        related = []
+        for i, r in enumerate(f.related):
+            path, rlines = _related_at(c, r, files)
+            region = _sarif_region(rlines, r.span) if rlines is not None else {}
+            related.append({"id": i, "message": {"text": r.message}, **_location(path, region)})
+        if related:
+            result["relatedLocations"] = related
         results.append(result)
     sarif = {
         "$schema": "https://json.schemastore.org/sarif-2.1.0.json",

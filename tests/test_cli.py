@@ -197,3 +197,22 @@ def test_check_does_not_import_the_server_stack(tree: Path) -> None:
     imported = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
     assert "omp_lsp.analysis.check" in imported
     assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol", "cattrs", "asyncio")}
+
+
+WORKSPACE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp160_bind_c"
+
+
+def test_cross_file_rules_see_every_file_given_and_point_into_the_other_file() -> None:
+    both = run("--check", "--format", "json", str(WORKSPACE / "main.f90"), str(WORKSPACE / "device.c"))
+    alone = run("--check", "--format", "json", str(WORKSPACE / "main.f90"))
+    codes = [d["code"] for d in json.loads(both.stdout)["diagnostics"]]
+    assert "OMP160" in codes and both.returncode == 0  # a warning: exit 0 under --fail-on error
+    assert "OMP160" not in [d["code"] for d in json.loads(alone.stdout)["diagnostics"]]  # no C file: silent
+    related = [r for d in json.loads(both.stdout)["diagnostics"] if d["code"] == "OMP160" for r in d["related"]]
+    c_lines = (WORKSPACE / "device.c").read_text().splitlines()
+    for r in related:
+        assert r["file"].endswith("device.c")
+        assert 1 <= r["line"] <= len(c_lines)
+    gcc = run("--check", str(WORKSPACE))
+    notes = [line for line in gcc.stdout.splitlines() if ": note: " in line and "device.c" in line]
+    assert notes and not any(":0:0:" in line for line in notes)

@@ -86,10 +86,13 @@ def _rstrip(body: bytes, segments: list[tuple[int, int]], at: int) -> tuple[byte
 
 # ---------------------------------------------------------------- C and C++
 
-_PRAGMA = re.compile(rb"^[ \t]*(#[ \t]*pragma[ \t]+omp)(?![A-Za-z0-9_$])", re.M)
+# Searched without a leading `^[ \t]*`: a pattern that starts with the literal '#' lets the regex
+# engine skip ahead quickly, where `^` under re.M is tried at every byte. `_at_line_start` then
+# keeps only the matches that the anchored pattern would find.
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+omp(?![A-Za-z0-9_$])")
 _UNDERSCORE_PRAGMA = re.compile(rb'_Pragma[ \t]*\([ \t]*(?:u8|u|U|L)?"[ \t]*omp(?![A-Za-z0-9_$])')
 # A pragma line that needs the careful scanner: continuation, comment or literal.
-_NEEDS_SCAN = re.compile(rb'[\\"\'/]')
+_NEEDS_SCAN = re.compile(rb'[\\"\']|/[/*]')
 _SKIP_NODES = frozenset({"comment", "string_literal", "raw_string_literal", "char_literal",
                          "system_lib_string", "string_content"})
 _MACRO_NODES = frozenset({"preproc_def", "preproc_function_def"})
@@ -224,7 +227,18 @@ def _underscore_pragma(src: bytes, match: re.Match[bytes]) -> RawDirective | Non
     return RawDirective("_Pragma", (start, end), (start, omp_end), body, segments, problems)
 
 
-_DISABLED_IF = re.compile(rb"^[ \t]*#[ \t]*if[ \t]+(?:0|false)\b", re.M)
+_DISABLED_IF = re.compile(rb"#[ \t]*if[ \t]+(?:0|false)\b")  # at a line start: see _at_line_start
+
+
+def _at_line_start(src: bytes, at: int) -> bool:
+    """Only blanks and tabs stand between the start of the line and `at` (the `^[ \\t]*` of re.M)."""
+    line_start = src.rfind(b"\n", 0, at) + 1
+    return line_start == at or not src[line_start:at].strip(b" \t")
+
+
+def _may_be_disabled(src: bytes) -> bool:
+    """Some line of the file starts with `#if 0` or `#if false`."""
+    return any(_at_line_start(src, m.start()) for m in _DISABLED_IF.finditer(src))
 
 
 def _c_context(tree: "tree_sitter.Tree | None", offset: int, may_be_disabled: bool = True) -> str:
@@ -259,14 +273,17 @@ def _disabled_branch(node: "tree_sitter.Node", child: "tree_sitter.Node") -> boo
 
 def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]:
     found: list[RawDirective] = []
-    may_be_disabled = _DISABLED_IF.search(src) is not None
+    may_be_disabled = b"if" in src and _may_be_disabled(src)
     for m in _PRAGMA.finditer(src):
-        if found and m.start(1) < found[-1].span[1]:
+        start = m.start()
+        if found and start < found[-1].span[1]:
             continue  # text of the previous pragma (after a backslash-newline or in its comment)
-        context = _c_context(tree, m.start(1), may_be_disabled)
+        if not _at_line_start(src, start):
+            continue
+        context = _c_context(tree, start, may_be_disabled)
         if context == "skip":
             continue
-        directive = _c_pragma(src, m.span(1))
+        directive = _c_pragma(src, m.span())
         directive.in_macro = context == "macro"
         found.append(directive)
     if b"_Pragma" in src:

@@ -5,6 +5,7 @@ OMP001-OMP005 and OMP009 come from the parser itself, as it reads each directive
 """
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Iterator
 
 from ..diagnostics import Finding, Fix, Severity
@@ -60,6 +61,7 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
     tree = doc.tree
     if tree is None:
         return
+    scopes = _TopLevel(tree)
     for d in ctx.directives:
         spec = d.spec
         if spec is None or d.raw.in_macro:
@@ -68,13 +70,65 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
         executable = spec.kind == "executable"
         if not file_scope_only and not executable:
             continue
-        scope = _scope(tree, d.raw.span[0])
+        scope = scopes.scope(d.raw.span[0])
         if scope == "function" and file_scope_only:
             yield Finding("OMP008", f"'{d.name}' must be at file or namespace scope, not inside a function body",
                           d.name_span)
         elif scope == "file" and executable:
             yield Finding("OMP008", f"'{d.name}' is an executable directive and must be inside a function body",
                           d.name_span)
+
+
+class _TopLevel:
+    """`_scope` answers for many directives from one list of the tree's top-level nodes.
+
+    Walking up from every pragma is slow (tree-sitter finds a node's parent and siblings by
+    searching down from the root), so the two common cases are decided here: a pragma inside an
+    error-free function definition at top level is in a function body, and an error-free pragma
+    line at top level is at file scope when its neighbours are clean. Anything else (namespaces,
+    #if groups, errors) takes the exact walk of `_scope`."""
+
+    def __init__(self, tree) -> None:
+        self.tree = tree
+        root = tree.root_node
+        # An ERROR or missing root makes every walk end in "unknown" unless a body comes first.
+        self.root_ok = root.type != "ERROR" and not root.is_missing
+        self.nodes = root.named_children
+        self.starts = [n.start_byte for n in self.nodes]
+        self.verdicts: dict[int, tuple[int, str | None]] = {}  # node index -> (end byte, verdict)
+
+    def scope(self, offset: int) -> str:
+        i = bisect_right(self.starts, offset) - 1
+        if i >= 0:
+            known = self.verdicts.get(i)
+            if known is None:
+                known = self.verdicts[i] = (self.nodes[i].end_byte, self._verdict(i))
+            if offset < known[0] and known[1] is not None:
+                return known[1]
+        return _scope(self.tree, offset)
+
+    def _verdict(self, i: int) -> str | None:
+        """The scope of any pragma inside top-level node i, or None when only the walk can tell."""
+        node = self.nodes[i]
+        if node.has_error:  # an ERROR or missing node somewhere inside
+            return None
+        kind = node.type
+        if kind == "function_definition":
+            return "function"
+        if kind == "preproc_call" and self.root_ok:
+            return "file" if self._clean(i, -1) and self._clean(i, 1) else "unknown"
+        return None
+
+    def _clean(self, i: int, step: int) -> bool:
+        """`_clean_neighbour` on the top-level list."""
+        nodes = self.nodes
+        i += step
+        while 0 <= i < len(nodes) and nodes[i].type in _SKIPPED_SIBLINGS:
+            i += step
+        if not 0 <= i < len(nodes):
+            return True
+        sibling = nodes[i]
+        return not sibling.has_error and sibling.type not in _UNCERTAIN_SIBLINGS
 
 
 def _scope(tree, offset: int) -> str:
