@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 DECLARE_TARGET = "declare target"
 BEGIN_DECLARE_TARGET = "begin declare target"
 ENTER_CLAUSES = ("to", "enter")
+DEVICE_TYPES = ("any", "host", "nohost")
 # Scopes whose declarations join a begin/end region's implicit list.
 _IMPLICIT_SCOPES = frozenset({"file", "namespace", "class"})
 
@@ -85,9 +86,9 @@ class Binding:
 
 def device_type_of(d: Directive) -> tuple[str, bool]:
     c = d.clause("device_type")
-    if c is not None and c.keyword is not None:
+    if c is not None and c.keyword is not None and c.keyword.name.lower() in DEVICE_TYPES:
         return c.keyword.name.lower(), True
-    return "any", False
+    return "any", False  # no clause, or an invalid one (OMP004): as compilers do, the default
 
 
 def indirect_of(d: Directive) -> bool:

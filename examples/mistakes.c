@@ -36,14 +36,32 @@ double square(double v) { return v * v; }
 double cube(double v) { return v * v * v; }
 #pragma omp end declare target cube // expect: OMP009
 
+// 8. The same variable twice in one directive (OMP103; quick fix: remove the second).
+double bias = 0.25;
+#pragma omp declare target to(bias, bias) // expect: OMP103
+
+// 9. 'to' on one directive and 'link' on another for the same variable (OMP104).
+#pragma omp declare target link(bias) // expect: OMP104
+
+// 10. A function in a 'link' clause (OMP112): link takes variables only.
+#pragma omp declare target link(square) // expect: OMP112
+
+// 11. 'indirect' with device_type(nohost) (OMP107; quick fix: device_type(any)).
+double twice(double v) { return 2.0 * v; }
+#pragma omp declare target to(twice) indirect device_type(nohost) // expect: OMP107
+
 void compute(double *a, int n) {
+  // 12. A local automatic variable in a declare target list (OMP114; quick fix: make it static).
+  double local_scale = 3.0;
+#pragma omp declare target(local_scale) // expect: OMP114
+
   // 7. A delimited region inside a function body (OMP008): it must be at file scope.
 #pragma omp begin declare target // expect: OMP008
 #pragma omp end declare target // expect: OMP008
 
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
   for (int i = 0; i < n; ++i)
-    a[i] = cube(shift(scale(a[i]))) + offset + square(1.0);
+    a[i] = cube(shift(scale(a[i]))) + offset + square(1.0) + bias + local_scale * 0.0;
 }
 
 int main(void) {
