@@ -143,6 +143,7 @@ class _Parse:
         self.saw_macro = False
         self.fortran = language.is_fortran
         self.language = language
+        self.lang_key = language._value_  # a str hashes without the Python-level Enum.__hash__
         self.version = version
         self.toks: list[Token] = tokenize(raw.body)
         self.closing = _bracket_pairs(self.toks)
@@ -472,6 +473,48 @@ class _Parse:
         return self.raw.source_span(start, self.toks[b - 1].end)
 
     def _clause(self, directive: Directive, i: int) -> int:
+        """One clause, from the clause cache when the same clause text was read before on a directive
+        of the same name: `map(to: b[0:n])` repeats in directives that differ elsewhere."""
+        toks = self.toks
+        n = len(toks)
+        j = i + 1
+        if self.shift is None:  # spans through a segment map: not a constant shift away
+            return self._read_clause(directive, i)
+        if j < n and toks[j].text == "(":
+            end = self.closing.get(j, -1) + 1
+            if end <= 0:
+                return self._read_clause(directive, i)  # unclosed: its findings reach past the clause
+        else:
+            end = j
+        # The clause's reading depends only on its own tokens (a closed '(' pairs all brackets inside
+        # it), the directive and the settings; equal text from a token start gives equal tokens.
+        start = toks[i].start
+        key = (self.raw.body[start:toks[end - 1].end], directive.name, self.lang_key, self.version, self.macros,
+               self.directive_not_in_version)
+        base = self.shift + start
+        hit = _clause_cache.get(key)
+        if hit is not None:
+            old_base, clause, findings, saw_macro = hit
+            delta = base - old_base
+            if delta:
+                clause = shifted(clause, delta)
+                findings = shifted(findings, delta) if findings else findings
+            directive.clauses.append(clause)
+            self.clause_span = clause.span
+            self.findings.extend(findings)
+            self.saw_macro = self.saw_macro or saw_macro
+            return end
+        n_findings = len(self.findings)
+        saw_before = self.saw_macro
+        self.saw_macro = False
+        got = self._read_clause(directive, i)
+        if len(_clause_cache) >= _CLAUSE_CACHE_LIMIT:
+            _clause_cache.pop(next(iter(_clause_cache)))
+        _clause_cache[key] = (base, directive.clauses[-1], self.findings[n_findings:], self.saw_macro)
+        self.saw_macro = saw_before or self.saw_macro
+        return got
+
+    def _read_clause(self, directive: Directive, i: int) -> int:
         spec = directive.spec
         assert spec is not None
         toks = self.toks
@@ -1151,6 +1194,10 @@ _READERS = {
 
 
 _CACHE_LIMIT = 4096
+_CLAUSE_CACHE_LIMIT = 8192
+# (clause text, directive name, language, version, macros, directive too new) ->
+# (source offset of the clause, the clause, its findings, whether it read a macro)
+_clause_cache: dict[tuple, tuple[int, Clause, list[Finding], bool]] = {}
 _cache: dict[tuple, tuple[int, Directive, list[Finding]]] = {}
 
 
@@ -1164,7 +1211,8 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
     segments = raw.segments
     geometry = (((segments[0][0], segments[0][1] - base),) if len(segments) == 1
                 else tuple((logical, source - base) for logical, source in segments))
-    key = (raw.body, geometry, raw.form, raw.sentinel[1] - base, language, version, macros)
+    # language._value_: a str hashes in C, an Enum member through the Python-level Enum.__hash__.
+    key = (raw.body, geometry, raw.form, raw.sentinel[1] - base, language._value_, version, macros)
     hit = _cache.get(key)
     if hit is not None:
         delta = base - hit[0]

@@ -89,7 +89,10 @@ def _rstrip(body: bytes, segments: list[tuple[int, int]], at: int) -> tuple[byte
 # Searched without a leading `^[ \t]*`: a pattern that starts with the literal '#' lets the regex
 # engine skip ahead quickly, where `^` under re.M is tried at every byte. `_at_line_start` then
 # keeps only the matches that the anchored pattern would find.
-_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+omp(?![A-Za-z0-9_$])")
+# Group 1: the rest of a line that needs no careful scan (no continuation, comment or literal),
+# so the common pragma is taken whole from one match; None when the scanner must read it.
+_PRAGMA = re.compile(rb"#[ \t]*pragma[ \t]+omp(?![A-Za-z0-9_$])"
+                     rb"(?:([^\n\\\"'/]*(?:/(?![/*])[^\n\\\"'/]*)*)(?=\n|\Z))?")
 _UNDERSCORE_PRAGMA = re.compile(rb'_Pragma[ \t]*\([ \t]*(?:u8|u|U|L)?"[ \t]*omp(?![A-Za-z0-9_$])')
 # A pragma line that needs the careful scanner: continuation, comment or literal.
 _NEEDS_SCAN = re.compile(rb'[\\"\']|/[/*]')
@@ -283,7 +286,14 @@ def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]
         context = _c_context(tree, start, may_be_disabled)
         if context == "skip":
             continue
-        directive = _c_pragma(src, m.span())
+        rest = m.group(1)
+        if rest is None:
+            directive = _c_pragma(src, (start, m.end()))
+        else:  # what _c_pragma makes of a line without '\\', quotes or comments
+            body_start = m.start(1)
+            body = rest.rstrip(b" \t\r")
+            directive = RawDirective("pragma", (start, body_start + len(body)), (start, body_start), body,
+                                     [(0, body_start)])
         directive.in_macro = context == "macro"
         found.append(directive)
     if b"_Pragma" in src:
