@@ -1,0 +1,135 @@
+"""The C/C++ program model: declarations, scopes, storage, linkage, lambdas, references."""
+from __future__ import annotations
+
+from omp_lsp.analysis import Document, Language, analyze
+from omp_lsp.analysis.model import AUTOMATIC, FUNCTION, NAMESPACE, STATIC, THREAD, TYPE, VARIABLE, FileModel
+
+
+def model(src: str, language: Language = Language.CPP) -> FileModel:
+    result = analyze(Document(src, language))
+    assert result.context is not None
+    return result.context.model
+
+
+def one(m: FileModel, name: str, kind: str | None = None):
+    found = [s for s in m.named(name) if kind is None or s.kind == kind]
+    assert len(found) == 1, found
+    return found[0]
+
+
+CPP = """\
+#include <cstdio>
+static int counter = 0;
+extern double shared;
+thread_local int per_thread;
+__thread int gnu_thread;
+namespace phys {
+  double g = 9.81;
+  int step(int n);
+  int step(int n, double dt);
+  template <typename T> T twice(T v) { return v + v; }
+  struct Body { virtual double mass() const; static int count; double x; void move(double dt) { x += dt; } };
+  struct Rock : Body { double mass() const override { return 1.0; } };
+  namespace { int hidden; }
+}
+extern "C" { void c_entry(float *p, int n); }
+struct Fwd;
+extern struct Fwd fwd;
+typedef struct Fwd Fwd_t;
+int phys::step(int n) { static int calls; int local = n; calls++; return local + phys::twice(n); }
+auto add = [&](int a) { return a + counter; };
+"""
+
+
+def test_file_and_namespace_declarations() -> None:
+    m = model(CPP)
+    counter = one(m, "counter")
+    assert (counter.kind, counter.storage, counter.linkage, counter.scope.kind) == (VARIABLE, STATIC, "internal", "file")
+    assert counter.initialized and "static" in counter.specifiers
+    shared = one(m, "shared")
+    assert shared.storage == STATIC and not shared.definition and shared.linkage == "external"
+    assert one(m, "per_thread").storage == THREAD and one(m, "gnu_thread").storage == THREAD
+    g = one(m, "g")
+    assert g.scope.kind == "namespace" and g.qualified == "phys::g"
+    assert one(m, "phys", NAMESPACE).scope.kind == "file"
+    assert one(m, "hidden").linkage == "internal"  # anonymous namespace
+    assert one(m, "c_entry").linkage == "C"
+    assert one(m, "c_entry").params == (("float *", "p"), ("int", "n"))
+
+
+def test_overloads_templates_and_out_of_class_definitions() -> None:
+    m = model(CPP)
+    steps = [s for s in m.named("step") if s.kind == FUNCTION]
+    assert [(s.definition, s.params) for s in steps] == [
+        (False, (("int", "n"),)), (False, (("int", "n"), ("double", "dt"))), (True, (("int", "n"),))]
+    assert {s.qualified for s in steps} == {"phys::step"}
+    assert one(m, "twice").template
+    move = one(m, "move")
+    assert move.scope.kind == "class" and move.qualified == "phys::Body::move" and move.definition
+
+
+def test_classes_completeness_and_polymorphism() -> None:
+    m = model(CPP)
+    assert one(m, "Body", TYPE).polymorphic and one(m, "Rock", TYPE).polymorphic  # inherited
+    count = one(m, "count")  # static data member: a variable; `x` is a field, not a variable
+    assert count.storage == STATIC and count.scope.kind == "class"
+    assert m.named("x") == []
+    assert one(m, "fwd").complete is False  # only forward-declared in the file
+    assert one(m, "Fwd_t", TYPE)
+
+
+def test_function_bodies_are_read_on_demand_with_their_locals() -> None:
+    m = model(CPP)
+    assert m.named("local") == []  # not yet: bodies are read when someone looks inside
+    at = CPP.index("local + ")
+    [local] = m.visible("local", len(CPP[:at].encode()))
+    assert local.storage == AUTOMATIC and local.scope.kind == "function"
+    [calls] = m.visible("calls", len(CPP[:at].encode()))
+    assert calls.storage == STATIC  # a static local
+    [n] = m.visible("n", len(CPP[:at].encode()))
+    assert n.storage == AUTOMATIC  # a parameter
+
+
+def test_lambdas_and_their_captures() -> None:
+    m = model(CPP)
+    [lam] = m.lambdas
+    assert lam.default_capture == "&"
+    assert "counter" in [r.name for r in lam.references]
+
+
+def test_references_with_calls_and_target_regions() -> None:
+    src = """\
+int table[8];
+int helper(int i) { return table[i]; }
+void run(int n, int *out) {
+  int k = helper(0);
+#pragma omp target map(tofrom: out[0:n])
+  for (int i = 0; i < n; i++) out[i] = helper(i) + k;
+}
+"""
+    m = model(src, Language.C)
+    refs = [(r.name, r.call, r.target is not None) for r in m.references]
+    assert ("table", False, False) in refs
+    assert ("helper", True, False) in refs          # the call before the region
+    assert ("helper", True, True) in refs           # the call inside the target region
+    assert ("k", False, True) in refs
+    run_scope = next(s for s in m.root.children if s.name == "run")
+    assert all(r.scope.enclosing("function") is run_scope for r in m.references if r.name == "k")
+
+
+def test_cpp_module_statements() -> None:
+    src = "export module m;\nimport other;\n#pragma omp begin declare target\nimport x;\n#pragma omp end declare target\n"
+    m = model(src)
+    starts = [src.encode()[a:b].decode() for a, b in m.module_statements]
+    assert starts == ["export module m;", "import other;", "import x;"]
+
+
+def test_c_thread_local_that_tree_sitter_misreads() -> None:
+    m = model("static _Thread_local int tl;\n#pragma omp declare target to(tl)\n", Language.C)
+    tl = one(m, "tl")
+    assert tl.storage == THREAD and "static" in tl.specifiers
+
+
+def test_a_file_with_parse_errors_is_marked_incomplete() -> None:
+    m = model("int f( {\n#pragma omp declare target to(f)\n", Language.C)
+    assert m.complete is False
