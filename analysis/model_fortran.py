@@ -44,8 +44,17 @@ if TYPE_CHECKING:
     from .syntax import Document
 
 UNIT_KINDS = frozenset({"program", "module", "submodule", "subroutine", "function", "block data"})
+# What END <word> closes (END BLOCK DATA: see end_statement).
+_END_WANT: dict[bytes, tuple[str, ...]] = {
+    b"subroutine": ("subroutine",), b"function": ("function",), b"program": ("program",), b"module": ("module",),
+    b"submodule": ("submodule",), b"procedure": ("subroutine", "function"), b"interface": ("interface",),
+    b"type": ("type",), b"enum": ()}
 _IMPLICIT_SAVE_UNITS = frozenset({"program", "module", "submodule", "block data"})
 _NO_ENTITIES = frozenset({"file", "interface", "type"})  # frames whose names are not entities of their own
+# specifier sets shared by many symbols (frozensets: never changed, only replaced)
+_NO_WORDS: frozenset[str] = frozenset()
+_PROCEDURE_WORDS = frozenset({"procedure"})
+_DUMMY_WORDS = frozenset({"dummy"})
 
 _NAME = re.compile(rb"[a-z_][a-z0-9_$]*")
 _WS = re.compile(rb"\s*")
@@ -69,10 +78,16 @@ _TYPE_DEF = re.compile(rb"type\s*(?:,(.*?))?::\s*([a-z_][a-z0-9_$]*)\s*(?:\(.*\)
                        rb"|type\s+(?!is\b)([a-z_][a-z0-9_$]*)\s*(?:\(.*\))?\s*$")
 _BLOCK = re.compile(rb"(?:[a-z_]\w*\s*:\s*)?block\s*$")
 _END_BLOCK = re.compile(rb"end\s*block\b(?!\s*data)")
+_RESULT = re.compile(rb"\s*result\s*\(\s*([a-z_][a-z0-9_$]*)")
 _ENTRY = re.compile(rb"entry\s+([a-z_][a-z0-9_$]*)")
 _USE = re.compile(rb"use\b\s*(?:,\s*(?:non_)?intrinsic\s*)?(?:::)?\s*([a-z_][a-z0-9_$]*)")
 _GENERIC = re.compile(rb"generic\b\s*(?:,[^:]*)?::\s*([a-z_][a-z0-9_$]*)\s*=>")
 _PROC_DECL = re.compile(rb"procedure\s*\(")
+_DATA = re.compile(rb"data\b")
+_PARAMETER = re.compile(rb"parameter\s*\(")
+_CRAY_POINTER = re.compile(rb"pointer\s*\(")
+_BIND = re.compile(rb"bind\s*\(")
+_TYPE_FIRST = frozenset(b"irclbdt")  # first letters of what _TYPE_KW matches
 _BIND_C = re.compile(rb"bind\s*\(\s*c\s*(?:,\s*name\s*=\s*(['\"]))?")
 
 # Statements of the specification part that take an entity list after optional `::`.
@@ -85,15 +100,21 @@ _ATTRIBUTE_RE = re.compile(rb"(" + b"|".join(w.encode() for w in _ATTRIBUTE_STAT
 _NEUTRAL = re.compile(rb"(?:implicit|import|format|namelist|include|public|private|intrinsic|enum\b|end\s*enum"
                       rb"|entry|data|parameter|common|equivalence|use|generic|enumerator|sequence)\b")
 # First words of executable statements (anything else unknown makes the scope uncertain).
-_EXECUTABLE = re.compile(
+# Compiled on first use (by `re`'s cache): the largest pattern here, and most files never need it.
+_EXECUTABLE = (
     rb"(?:allocate|assign|associate|backspace|call|case|change\s*team|class\s*(?:is|default)|close|continue"
     rb"|critical|cycle|deallocate|do|else|elseif|elsewhere|end\s*(?:do|if|select|associate|where|forall"
     rb"|critical|team|block)|endfile|end\s*file|error\s*stop|event|exit|fail\s*image|flush|forall|form\s*team|go\s*to"
     rb"|if|inquire|lock|nullify|open|pause|print|rank|read|return|rewind|select|stop|sync|type\s*is|unlock"
     rb"|wait|where|write)\b|[a-z_]\w*\s*:\s*(?:do|if|select|block|associate|critical|forall|where)\b|\d")
 # In an execution part, statements that may end it or declare something (the rest are executable).
-_NEEDS_READING = re.compile(rb"\s*(?:end\s*(?!do\b|if\b|select\b|where\b|forall\b|associate\b|critical\b|team\b)"
+# (The look-ahead spans the blanks: `end\s*(?!do\b)` let `end do` through by matching no blank.)
+_NEEDS_READING = re.compile(rb"\s*(?:end(?!\s*(?:do|if|select|where|forall|associate|critical|team)\b)"
                             rb"|contains|data\b|entry\b|format\b|include\b)")
+_NEEDS_READING_FIRST = frozenset(b"ecdfi \t\n\r\x0b\x0c")  # where a match can start
+# ... and words that may start or end a unit or a BLOCK anywhere in them, or several statements
+# (one search: faster than a test per word).
+_NOT_PLAIN = re.compile(rb";|subroutine|function|program|module|procedure|block")
 
 
 class _Map:
@@ -104,6 +125,15 @@ class _Map:
         self.base = segments[0][1] if len(segments) == 1 else None   # one line: a plain shift
         self.text_offsets = [s[0] for s in segments]
         self.source_offsets = [s[1] for s in segments]
+
+    @classmethod
+    def shift(cls, base: int) -> _Map:
+        """The map of a one-line statement (`_Map([(0, base)])` without the lists)."""
+        m = cls.__new__(cls)
+        m.base = base
+        m.text_offsets = [0]
+        m.source_offsets = [base]
+        return m
 
     def __call__(self, offset: int) -> int:
         if self.base is not None:
@@ -210,6 +240,14 @@ def _split_top(t: bytes, lo: int, hi: int, sep: bytes = b",") -> list[tuple[int,
     if j < 0:
         return [(lo, hi)]
     parts = []
+    if t.find(b"(", lo, hi) < 0 and t.find(b"[", lo, hi) < 0:  # no brackets: every separator splits
+        start = lo
+        while j >= 0:
+            parts.append((start, j))
+            start = j + 1
+            j = t.find(sep, start, hi)
+        parts.append((start, hi))
+        return parts
     depth = 0
     start = prev = lo
     while j >= 0:
@@ -227,7 +265,8 @@ def _find_top(t: bytes, needle: bytes, lo: int, hi: int) -> int:
     """Index of `needle` in t[lo:hi] outside brackets, or -1."""
     j = t.find(needle, lo, hi)
     while j >= 0:
-        if _depth(t, lo, j) <= 0:
+        seg = t[lo:j]
+        if (0x28 not in seg and 0x5B not in seg) or _depth(t, lo, j) <= 0:  # no bracket opens before it
             return j
         j = t.find(needle, j + 1, hi)
     return -1
@@ -237,8 +276,12 @@ _SPACE = frozenset(b" \t\n\r\x0b\x0c")  # what `\s` matches in a bytes pattern
 
 
 def _skip_ws(t: bytes, i: int) -> int:
-    if 0 <= i < len(t) and t[i] not in _SPACE:
-        return i  # most calls: nothing to skip, no regex call
+    if 0 <= i < len(t):
+        # most calls: nothing to skip, or the one blank after a comma (no regex call)
+        if t[i] not in _SPACE:
+            return i
+        if i + 1 < len(t) and t[i + 1] not in _SPACE:
+            return i + 1
     return _WS.match(t, i).end()  # type: ignore[union-attr]
 
 
@@ -287,6 +330,50 @@ def _assignment(t: bytes, lo: int, hi: int) -> tuple[int, int, bool, bool] | Non
     return m.start(), name_end, simple and subscripted, t[j + 1:j + 2] == b">"
 
 
+# A declared entity: (name start, name end, key, has dimensions, is initialized), offsets in the
+# statement's text.
+_Entity = tuple[int, int, str, bool, bool]
+# A type declaration as read: (piece start, piece end, `::` or -1, specifier words, BIND(C), entities).
+_Declaration = tuple[int, int, int, frozenset[str], bool, tuple[_Entity, ...]]
+
+
+def _entity_list(t: bytes, start: int, hi: int, dims: bool, initialized: bool) -> tuple[_Entity, ...]:
+    """The names of the entity list t[start:hi] of a declaration, with what follows each name."""
+    n = len(t)
+    out = []
+    name_match = _NAME.match
+    for e_lo, e_hi in _split_top(t, start, hi):
+        if e_lo < n and t[e_lo] in _SPACE:
+            e_lo = _skip_ws(t, e_lo)
+        m = name_match(t, e_lo, e_hi)
+        if m is None:
+            continue
+        name_lo, j = m.span()
+        # what follows the name (`_skip_ws` inlined: usually nothing to skip)
+        c = t[j] if j < n else -1
+        if c in _SPACE:
+            j = _skip_ws(t, j)
+            c = t[j] if j < n else -1
+        array = dims or c == 0x28
+        while j < e_hi and (c == 0x28 or c == 0x5B):  # (dimensions) [codimensions]
+            j = _skip_ws(t, _close_paren(t, j))
+            c = t[j] if j < n else -1
+        if c == 0x2A:  # character length
+            j = _skip_ws(t, _skip_type_spec(t, j))
+            c = t[j] if j < n else -1
+        # `= value`, `=> null()`, old-style `/value/`
+        out.append((name_lo, m.end(), m.group().decode("ascii"), array, initialized or c == 0x3D or c == 0x2F))
+    return tuple(out)
+
+
+class _Nothing:
+    """`specification`'s answer for a statement it read that declares nothing (truthy)."""
+    __slots__ = ()
+
+
+_NOTHING = _Nothing()
+
+
 class _Frame:
     """A scope being built, with what the builder needs to finish it."""
     __slots__ = (
@@ -332,33 +419,34 @@ class _Builder:
         self.exec_directives = sorted(d.span[0] for d in directives
                                       if d.spec is not None and d.spec.kind == "executable" and d.end_of is None)
         self.statements = structure.statements  # the scanner's statements, shared with the block structure
-        self.targets = sorted((ext[0], ext[1], i) for i, ext in structure.extents.items()
-                              if i < len(directives) and is_target_region(directives[i]))
+        # for target regions, read with the references (copies: C-speed, and as they are now)
+        self.directives = list(directives)
+        self.extents = dict(structure.extents)
         # per statement
         self.st: Statement | None = None
         self.text = b""
         self._map: _Map | None = None
+        self.base: int | None = None  # one-line statement: source offset = base + text offset
+        self.attribute_lists: dict[tuple[bytes, bool], tuple[frozenset[str], bool, bool]] = {}
+        self.declarations: dict[bytes, _Declaration] = {}  # statement text -> its type declaration
+        self.whole = True   # the piece read is the whole statement (no `;`)
+        self.neutral: set[bytes] = set()   # statement texts that do nothing (in a scope)
 
     # -- helpers -------------------------------------------------------------------------
     @property
     def map(self) -> _Map:
         """The current statement's text -> source offsets (built when a name needs its bytes)."""
         if self._map is None:
-            assert self.st is not None
-            self._map = _Map(_segments(self.src, self.st, self.fixed))
+            st = self.st
+            assert st is not None
+            self._map = _Map.shift(self.base) if self.base is not None else _Map(_segments(self.src, st, self.fixed))
         return self._map
 
-    @property
-    def top(self) -> _Frame:
-        return self.frames[-1]
-
     def source_span(self, lo: int, hi: int) -> Span:
-        m = self._map
-        if m is None:
-            m = self.map
-        base = m.base
+        base = self.base
         if base is not None:  # a one-line statement (most): a plain shift, no search
             return (base + lo, base + hi) if hi > lo else (base + lo, base + lo)
+        m = self.map
         return m(lo), m(max(hi - 1, lo)) + (1 if hi > lo else 0)
 
     def name_at(self, lo: int, hi: int) -> tuple[str, Span]:
@@ -374,7 +462,9 @@ class _Builder:
     def piece_span(self, lo: int, hi: int) -> Span:
         t = self.text
         if 0 <= lo < hi <= len(t) and t[lo] not in _SPACE and t[hi - 1] not in _SPACE:
-            return self.source_span(lo, hi)  # pieces come trimmed already: nothing to strip
+            # pieces come trimmed already: nothing to strip (and `source_span`, inlined)
+            base = self.base
+            return (base + lo, base + hi) if base is not None else self.source_span(lo, hi)
         piece = t[lo:hi]
         body = piece.lstrip()
         lo += len(piece) - len(body)
@@ -395,12 +485,24 @@ class _Builder:
             frame = self.frames[-1]
         if frame.kind in _NO_ENTITIES:
             return None
-        key = self.text[lo:hi].decode("ascii", "replace")
+        name_bytes = self.text[lo:hi]
+        key = name_bytes.decode("ascii", "replace")
         if key in frame.skip_keys:
             return None
         sym = frame.entities.get(key)
         if sym is None:
-            name, name_span = self.name_at(lo, hi)
+            base = self.base
+            if base is not None and hi > lo:  # `name_at`, inlined for a one-line statement
+                name_span = (base + lo, base + hi)
+                written = self.src[base + lo:base + hi]
+                if written == name_bytes:
+                    name = key
+                elif written.lower() == name_bytes and name_bytes.isascii():
+                    name = written.decode("ascii")
+                else:
+                    name = self.name_at(lo, hi)[0]
+            else:
+                name, name_span = self.name_at(lo, hi)
             scope = frame.scope
             sym = Symbol(name, key, VARIABLE, span, name_span, scope)  # `add`, inlined: the commonest symbol
             if scope.kind in ("module", "submodule"):
@@ -414,13 +516,6 @@ class _Builder:
         if sym is not None and words:
             sym.specifiers = sym.specifiers | frozenset(words)
 
-    @staticmethod
-    def specify_all(sym: Symbol, words: frozenset[str]) -> None:
-        """`specify` with the words as a set made once per statement."""
-        if words:
-            spec = sym.specifiers
-            sym.specifiers = spec | words if spec else words
-
     # -- driving -------------------------------------------------------------------------
     def run(self) -> FileModel:
         try:
@@ -429,16 +524,59 @@ class _Builder:
             self.model.complete = False
             return self.model
         pending = 0
+        exec_directives = self.exec_directives
+        next_directive = exec_directives[0] if exec_directives else -1
+        frames = self.frames
+        exec_pieces = self.exec_pieces
+        declarations = self.declarations
+        neutral = self.neutral
+        find_newline = self.src.find
+        needs_reading = _NEEDS_READING.match
+        not_plain = _NOT_PLAIN.search
         for st in stmts:
-            while pending < len(self.exec_directives) and self.exec_directives[pending] < st.start:
-                self.executable_at(self.exec_directives[pending])
-                pending += 1
+            if 0 <= next_directive < st.start:
+                while pending < len(exec_directives) and exec_directives[pending] < st.start:
+                    self.executable_at(exec_directives[pending])
+                    pending += 1
+                next_directive = exec_directives[pending] if pending < len(exec_directives) else -1
+            # The execution-part fast path: in an execution part, a statement that can be nothing but
+            # executable is kept for references, unread (most statements of a long execution part).
+            frame = frames[-1]
+            text = st.text
+            if frame.spec_end is not None and not frame.contains and frame.kind not in _NO_ENTITIES \
+                    and (not text or text[0] not in _NEEDS_READING_FIRST or needs_reading(text) is None) \
+                    and not_plain(text) is None:
+                exec_pieces.append((st, 0, len(text), frame.scope))
+                continue
+            if text in neutral and frame.kind not in _NO_ENTITIES:
+                continue  # read before, word for word: declares nothing
             try:
-                self.statement(st)
+                # The current statement: its text -> source offsets by a plain shift when it is one
+                # line (as `_segments` finds, quicker), or else by a `_Map` built on first use.
+                self.st = st
+                self._map = None
+                if find_newline(b"\n", st.start, st.end) < 0:
+                    self.base = st.start - (len(text) - len(text.lstrip()) if text[:1].isspace() else 0)
+                else:
+                    self.base = None
+                decl = declarations.get(text)
+                if 0x27 in text or 0x22 in text:
+                    text = _blank_strings(text)
+                self.text = text
+                if decl is not None and frame.kind not in _NO_ENTITIES:
+                    self.declare(decl)  # a declaration read before, word for word: apply it again
+                elif 0x3B in text:
+                    self.whole = False
+                    for lo, hi in _split_top(text, 0, len(text), b";"):
+                        if text[lo:hi].strip():
+                            self.piece(lo, hi)
+                else:
+                    self.whole = True
+                    self.piece(0, len(text))
             except Exception:  # noqa: BLE001 - a statement the builder cannot read: skip it, trust less
                 self.model.complete = False
-                self.top.scope.complete = False
-        for off in self.exec_directives[pending:]:
+                self.frames[-1].scope.complete = False
+        for off in exec_directives[pending:]:
             self.executable_at(off)
         while len(self.frames) > 1:
             self.model.complete = False
@@ -452,124 +590,124 @@ class _Builder:
 
     def executable_at(self, offset: int) -> None:
         """An executable OpenMP directive ends the specification part it appears in."""
-        frame = self.top
+        frame = self.frames[-1]
         if frame.kind not in ("file", "interface", "type") and frame.spec_end is None and offset >= frame.spec_start:
             frame.spec_end = offset
 
-    def statement(self, st: Statement) -> None:
-        self.st = st
-        self._map = None
-        frame = self.top
-        if frame.spec_end is not None and not frame.contains and self.plainly_executable(st.text) \
-                and frame.kind not in ("file", "interface", "type"):
-            self.exec_pieces.append((st, 0, len(st.text), frame.scope))
-            return
-        text = _blank_strings(st.text)
-        self.text = text
-        if b";" in text:
-            for lo, hi in _split_top(text, 0, len(text), b";"):
-                if text[lo:hi].strip():
-                    self.piece(lo, hi)
-        else:
-            self.piece(0, len(text))
-
-    @staticmethod
-    def plainly_executable(text: bytes) -> bool:
-        """In an execution part: a statement that can be nothing but executable (the fast path)."""
-        if _NEEDS_READING.match(text) is not None or b";" in text:
-            return False
-        return not any(w in text for w in (b"subroutine", b"function", b"program", b"module", b"procedure",
-                                           b"block"))
-
     def piece(self, lo: int, hi: int) -> None:
         t = self.text
-        lo = _skip_ws(t, lo)
-        while hi > lo and t[hi - 1:hi].isspace():
-            hi -= 1
-        frame = self.top
-        if frame.kind == "type":
+        if lo >= len(t) or t[lo] in _SPACE:
+            lo = _skip_ws(t, lo)
+        if hi > lo and t[hi - 1] in _SPACE:
+            while hi > lo and t[hi - 1:hi].isspace():
+                hi -= 1
+        frame = self.frames[-1]
+        kind = frame.kind
+        if kind == "type":
             m = _END.match(t, lo, hi)
             if m and m.group(1) == b"type":
                 self.close(self.piece_span(lo, hi)[1])
                 return
             if m and m.group(1) and m.group(1) != b"type":
-                self.top.scope.complete = False  # an unterminated type: close it, go on
+                self.frames[-1].scope.complete = False  # an unterminated type: close it, go on
                 self.close(self.piece_span(lo, hi)[0])
                 self.piece(lo, hi)
             return
-        a = _assignment(t, lo, hi)
-        if a is not None:
-            self.assignment(lo, hi, a)
+        if t.find(b"=", lo, hi) >= 0:  # an assignment needs one
+            a = _assignment(t, lo, hi)
+            if a is not None:
+                self.assignment(lo, hi, a)
+                return
+        c = t[lo] if lo < hi else 0
+        if c in _TYPE_FIRST and kind not in _NO_ENTITIES:
+            # A type declaration (the commonest statement of a specification part) goes straight
+            # to `type_declaration` when nothing `unit_statement` tries can match it: no unit or
+            # interface or type definition starts with a type keyword; left are `block` and headers.
+            m = _TYPE_KW.match(t, lo, hi)
+            if m is not None and not t.endswith(b"block", lo, hi) and t.find(b"function", lo, hi) < 0 \
+                    and t.find(b"subroutine", lo, hi) < 0:
+                decl = self.type_declaration(lo, hi, _skip_type_spec(t, m.end()), procedure=False)
+                if decl is not None and self.whole:
+                    # The way here depended on the text alone (the frame kind aside): statements
+                    # written the same way again (`integer :: i`...) skip it.
+                    assert self.st is not None
+                    self.declarations[self.st.text] = decl
+                return
+        if self.unit_statement(lo, hi, c):
             return
-        if self.unit_statement(lo, hi):
-            return
-        if frame.kind == "interface":
+        if kind == "interface":
             return  # bodies are headers (read above); the rest only lists procedures
-        if frame.kind == "file":
+        if kind == "file":
             # Statements outside any unit: a main program without a PROGRAM statement.
             start = self.piece_span(lo, hi)[0]
             self.open("program", "", start, start, None)
-        if self.specification(lo, hi):
+        read = self.specification(lo, hi, c)
+        if read:
+            if read is _NOTHING and kind not in _NO_ENTITIES and self.whole and c != 0x65:
+                # Read, and nothing to do (`implicit none`, `public`...), whatever came before it
+                # (statements starting with `e` aside: END depends on what is open): skip it next time.
+                assert self.st is not None
+                self.neutral.add(self.st.text)
             return
-        self.executable(lo, hi, known=_EXECUTABLE.match(t, lo, hi) is not None)
+        self.executable(lo, hi, known=None)
 
     # -- program units -------------------------------------------------------------------
-    def unit_statement(self, lo: int, hi: int) -> bool:
-        """Headers, END, CONTAINS, interface and type definitions, BLOCK constructs."""
+    def unit_statement(self, lo: int, hi: int, c: int) -> bool:
+        """Headers, END, CONTAINS, interface and type definitions, BLOCK constructs.
+
+        `c` is the statement's first byte (0 for none): each statement form is tried only
+        where it can start.
+        """
         t = self.text
-        c = t[lo:lo + 1]
-        if c == b"e":
+        if c == 0x65:  # e
             m = _END.match(t, lo, hi)
             if m is not None and self.end_statement(lo, hi, m):
                 return True
-        if c == b"c" and t[lo:hi] == b"contains":
-            frame = self.top
-            if frame.spec_end is None:
-                frame.spec_end = self.piece_span(lo, hi)[0]
-            frame.contains = True
-            return True
-        if c == b"p":
+        elif c == 0x63:  # c
+            if t[lo:hi] == b"contains":
+                frame = self.frames[-1]
+                if frame.spec_end is None:
+                    frame.spec_end = self.piece_span(lo, hi)[0]
+                frame.contains = True
+                return True
+        elif c == 0x70:  # p
             m = _PROGRAM.match(t, lo, hi)
             if m:
                 self.open_unit("program", lo, hi, m.start(1), m.end(1))
                 return True
-        if c == b"m":
+        elif c == 0x6D:  # m
             m = _MODULE.match(t, lo, hi)
             if m and m.group(1) not in (b"procedure", b"subroutine", b"function"):
                 self.open_unit("module", lo, hi, m.start(1), m.end(1))
                 return True
             m = _MODULE_PROCEDURE.match(t, lo, hi)
-            if m and self.top.kind != "interface":
+            if m and self.frames[-1].kind != "interface":
                 self.subprogram(lo, hi, "subroutine", m.start(1), m.end(1), [b"module", b"separate"], hi)
                 return True
-        if c == b"s":
-            m = _SUBMODULE.match(t, lo, hi)
+        elif c == 0x73:  # s
+            m = _SUBMODULE.match(t, lo, hi) if t.startswith(b"submodule", lo) else None
             if m:
                 self.open_unit("submodule", lo, hi, m.start(1), m.end(1))
                 return True
-        if c == b"b":
+        elif c == 0x62:  # b
             m = _BLOCK_DATA.match(t, lo, hi)
             if m:
                 self.open_unit("block data", lo, hi, m.start(1), m.end(1))
                 return True
-            if _BLOCK.match(t, lo, hi) and self.top.kind not in ("file", "interface"):
-                self.executable(lo, hi, known=True)
-                span = self.piece_span(lo, hi)
-                self.open("block", "", span[0], span[1], None)
-                return True
-        if _BLOCK.match(t, lo, hi) and self.top.kind not in ("file", "interface"):  # named: `outer: block`
+        # `block`, or named: `outer: block` (the pattern ends with `block`)
+        if t.endswith(b"block", lo, hi) and _BLOCK.match(t, lo, hi) and self.frames[-1].kind not in ("file", "interface"):
             self.executable(lo, hi, known=True)
             span = self.piece_span(lo, hi)
             self.open("block", "", span[0], span[1], None)
             return True
-        if c in b"ia":
+        if c == 0x69 or c == 0x61:  # i, a
             m = _INTERFACE.match(t, lo, hi)
-            if m and self.top.kind not in ("file", "interface"):
+            if m and self.frames[-1].kind not in ("file", "interface"):
                 self.interface(lo, hi, m)
                 return True
-        if c == b"t":
+        elif c == 0x74:  # t
             m = _TYPE_DEF.match(t, lo, hi)
-            if m and self.top.kind not in ("file", "interface"):
+            if m and self.frames[-1].kind not in ("file", "interface"):
                 self.type_definition(lo, hi, m)
                 return True
         return self.subprogram_header(lo, hi)
@@ -578,25 +716,28 @@ class _Builder:
         t = self.text
         if t.find(b"function", lo, hi) < 0 and t.find(b"subroutine", lo, hi) < 0:
             return False  # most statements: no header keyword at all
-        pos = lo
         prefixes: list[bytes] = []
-        typed = False
-        while True:
-            pos = _skip_ws(t, pos)
-            m = _PREFIX_KW.match(t, pos, hi)
-            if m:
-                prefixes.append(m.group(0))
-                pos = m.end()
-                continue
-            m = _TYPE_KW.match(t, pos, hi)
-            if m and not typed:
-                typed = True
-                pos = _skip_type_spec(t, m.end())
-                continue
-            break
-        m = _SUBPROGRAM.match(t, pos, hi)
+        # A bare `subroutine x` / `function x` first: no prefix or type could have matched before.
+        m = _SUBPROGRAM.match(t, lo, hi)
         if m is None:
-            return False
+            pos = lo
+            typed = False
+            while True:
+                pos = _skip_ws(t, pos)
+                m = _PREFIX_KW.match(t, pos, hi)
+                if m:
+                    prefixes.append(m.group(0))
+                    pos = m.end()
+                    continue
+                m = _TYPE_KW.match(t, pos, hi)
+                if m and not typed:
+                    typed = True
+                    pos = _skip_type_spec(t, m.end())
+                    continue
+                break
+            m = _SUBPROGRAM.match(t, pos, hi)
+            if m is None:
+                return False
         kind = m.group(1).decode()
         after = _skip_ws(t, m.end())
         if after < hi and t[after] not in b"(b" and kind == "function" and t[after:after + 6] != b"result":
@@ -606,12 +747,12 @@ class _Builder:
 
     def subprogram(self, lo: int, hi: int, kind: str, name_lo: int, name_hi: int, prefixes: list[bytes],
                    after: int) -> None:
-        frame = self.top
+        frame = self.frames[-1]
         # A header where no subprogram may start: the unit before it was not terminated.
         while frame.kind in UNIT_KINDS and not frame.contains:
             self.model.complete = False
             self.close(self.piece_span(lo, hi)[0])
-            frame = self.top
+            frame = self.frames[-1]
         if frame.kind == "block":
             self.model.complete = False
             frame.scope.complete = False
@@ -622,10 +763,10 @@ class _Builder:
         name, name_span = self.name_at(name_lo, name_hi)
         key = t[name_lo:name_hi].decode("ascii", "replace")
         host = frame.scope.parent if interface_body and frame.scope.parent is not None else frame.scope
-        words = {p.decode() for p in prefixes}
+        words = {p.decode() for p in prefixes} if prefixes else set()
         if interface_body and frame.abstract:
             words.add("abstract")
-        bind_name = self.bind_name(after, hi, key)
+        bind_name = self.bind_name(after, hi, key) if t.find(b"bind", after, hi) >= 0 else None
         if bind_name is not None:
             words.add("bind(c)")
         sym = self.add(host, name, key, FUNCTION, span, name_span, definition=not interface_body,
@@ -639,17 +780,24 @@ class _Builder:
         if j < hi and t[j] == 0x28:
             close = _close_paren(t, j)
             for a_lo, a_hi in _split_top(t, j + 1, close - 1):
-                m = _NAME.match(t, _skip_ws(t, a_lo), a_hi)
+                if a_lo < len(t) and t[a_lo] in _SPACE:
+                    a_lo = _skip_ws(t, a_lo)
+                m = _NAME.match(t, a_lo, a_hi)
                 if m:
                     arg = self.entity(m.start(), m.end(), span, new)
-                    self.specify(arg, "dummy")
+                    if arg is not None:
+                        spec = arg.specifiers
+                        arg.specifiers = spec | _DUMMY_WORDS if spec else _DUMMY_WORDS
             j = close
-        m = re.compile(rb"\s*result\s*\(\s*([a-z_][a-z0-9_$]*)").match(t, j, hi)
-        if m:
-            new.skip_keys.add(m.group(1).decode())
+        if t.find(b"result", j, hi) >= 0:
+            m = _RESULT.match(t, j, hi)
+            if m:
+                new.skip_keys.add(m.group(1).decode())
 
     def bind_name(self, lo: int, hi: int, key: str) -> str | None:
         """The C name of a `bind(c[, name="..."])` in t[lo:hi], or None without one."""
+        if self.text.find(b"bind", lo, hi) < 0:
+            return None  # (what the search below needs first: most headers have no BIND)
         m = _BIND_C.search(self.text, lo, hi)
         if m is None:
             return None
@@ -678,7 +826,7 @@ class _Builder:
             self.modules[name.lower()] = frame.scope
 
     def open(self, kind: str, name: str, start: int, header_end: int, sym: Symbol | None) -> _Frame:
-        parent = self.top.scope
+        parent = self.frames[-1].scope
         scope = Scope(kind, name, (start, len(self.src)), parent, symbol=sym)
         parent.children.append(scope)
         frame = _Frame(scope, kind, header_end)
@@ -692,25 +840,24 @@ class _Builder:
         if frame.kind not in ("interface", "type"):
             spec_end = frame.spec_end if frame.spec_end is not None else scope.span[1]
             scope.spec_part = (frame.spec_start, max(spec_end, frame.spec_start))
-        self.finish_entities(frame)
+        if frame.entities or frame.common_bind:
+            self.finish_entities(frame)
 
     def end_statement(self, lo: int, hi: int, m: re.Match[bytes]) -> bool:
         word = m.group(1)
         rest = m.group(2).strip()
         if word is None and rest:
-            if _END_BLOCK.match(self.text, lo, hi) and self.top.kind == "block":
+            if _END_BLOCK.match(self.text, lo, hi) and self.frames[-1].kind == "block":
                 self.close(self.piece_span(lo, hi)[1])
                 return True
             return False  # end do, end if, endfile ...: executable
-        want = {b"subroutine": ("subroutine",), b"function": ("function",), b"program": ("program",),
-                b"module": ("module",), b"submodule": ("submodule",), b"procedure": ("subroutine", "function"),
-                b"interface": ("interface",), b"type": ("type",), b"enum": ()}.get(word or b"", None)
+        want = _END_WANT.get(word or b"", None)
         if word is not None and word.startswith(b"block"):
             want = ("block data",)
         if want == ():
             return True  # end enum
         if want is None:  # bare END: the innermost program unit or subprogram
-            want = tuple(UNIT_KINDS)
+            want = UNIT_KINDS
         for depth in range(len(self.frames) - 1, 0, -1):
             if self.frames[depth].kind in want:
                 break
@@ -720,9 +867,9 @@ class _Builder:
         span = self.piece_span(lo, hi)
         while len(self.frames) - 1 > depth:
             self.model.complete = False
-            self.top.scope.complete = False
+            self.frames[-1].scope.complete = False
             self.close(span[0])
-        frame = self.top
+        frame = self.frames[-1]
         if frame.spec_end is None:
             frame.spec_end = span[0]
         self.close(span[1])
@@ -731,7 +878,7 @@ class _Builder:
     def interface(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
         span = self.piece_span(lo, hi)
         spec = m.group(2).strip()
-        frame = self.top
+        frame = self.frames[-1]
         name = ""
         if spec and _NAME.fullmatch(spec):
             start = m.start(2) + (len(m.group(2)) - len(m.group(2).lstrip()))
@@ -747,31 +894,35 @@ class _Builder:
         name, name_span = self.name_at(m.start(g), m.end(g))
         attrs = m.group(1) or b""
         words = frozenset({"bind(c)"}) if b"bind" in attrs else frozenset()
-        sym = self.add(self.top.scope, name, m.group(g).decode(), TYPE, span, name_span, specifiers=words,
+        sym = self.add(self.frames[-1].scope, name, m.group(g).decode(), TYPE, span, name_span, specifiers=words,
                        definition=True)
         self.open("type", name, span[0], span[1], sym)
 
     # -- specification part --------------------------------------------------------------
-    def specification(self, lo: int, hi: int) -> bool:
+    def specification(self, lo: int, hi: int, c: int) -> bool | _Nothing:
+        """A statement of the specification part (`c`: its first byte): True when read as one,
+        _NOTHING when read as one that declares nothing (and so changed nothing), else False."""
         t = self.text
-        m = _TYPE_KW.match(t, lo, hi)
-        if m:
-            self.type_declaration(lo, hi, _skip_type_spec(t, m.end()), procedure=False)
-            return True
-        m = _PROC_DECL.match(t, lo, hi)
-        if m:
-            self.type_declaration(lo, hi, _close_paren(t, m.end() - 1), procedure=True)
-            return True
-        m = _USE.match(t, lo, hi)
-        if m:
-            self.top.scope.uses.append(m.group(1).decode())
-            return True
-        c = t[lo:lo + 1]
-        if c == b"c":
+        if c in _TYPE_FIRST:
+            m = _TYPE_KW.match(t, lo, hi)
+            if m:
+                self.type_declaration(lo, hi, _skip_type_spec(t, m.end()), procedure=False)
+                return True
+        elif c == 0x70:  # p
+            m = _PROC_DECL.match(t, lo, hi)
+            if m:
+                self.type_declaration(lo, hi, _close_paren(t, m.end() - 1), procedure=True)
+                return True
+        elif c == 0x75:  # u
+            m = _USE.match(t, lo, hi)
+            if m:
+                self.frames[-1].scope.uses.append(m.group(1).decode())
+                return True
+        if c == 0x63:  # c
             if t.startswith(b"common", lo):
                 self.common(lo, hi)
                 return True
-        elif c == b"e":
+        elif c == 0x65:  # e (which is also how `enumerator` starts: read by _NEUTRAL below)
             if t.startswith(b"equivalence", lo):
                 self.equivalence(lo, hi)
                 return True
@@ -779,36 +930,32 @@ class _Builder:
             if m:
                 self.entry(lo, hi, m)
                 return True
-        elif c == b"d":
-            if re.match(rb"data\b", t[lo:hi]):
+        elif c == 0x64:  # d
+            if _DATA.match(t, lo, hi):
                 self.data(lo + 4, hi)
                 return True
-        elif c == b"p":
-            if re.match(rb"parameter\s*\(", t[lo:hi]):
+        elif c == 0x70:  # p
+            if _PARAMETER.match(t, lo, hi):
                 self.parameter(lo, hi)
                 return True
-            if re.match(rb"pointer\s*\(", t[lo:hi]):
+            if _CRAY_POINTER.match(t, lo, hi):
                 return True  # Cray pointer: neither names a Fortran pointer nor ends the part
-        elif c == b"b":
-            if re.match(rb"bind\s*\(", t[lo:hi]):
+        elif c == 0x62:  # b
+            if _BIND.match(t, lo, hi):
                 self.bind_statement(lo, hi)
                 return True
-        elif c == b"g":
+        elif c == 0x67:  # g
             m = _GENERIC.match(t, lo, hi)
             if m:
                 span = self.piece_span(lo, hi)
                 name, name_span = self.name_at(m.start(1), m.end(1))
-                self.add(self.top.scope, name, m.group(1).decode(), GENERIC, span, name_span)
+                self.add(self.frames[-1].scope, name, m.group(1).decode(), GENERIC, span, name_span)
                 return True
-        elif c == b"s" and t[lo:hi] == b"save":
-            self.top.save_all = True
+        elif c == 0x73 and t[lo:hi] == b"save":
+            self.frames[-1].save_all = True
             return True
-        elif c == b"i" and t.startswith(b"include", lo):
-            self.top.scope.complete = False  # declarations we cannot see
-            return True
-        elif t.startswith(b"enumerator", lo):
-            j = _find_top(t, b"::", lo, hi)
-            self.entities(lo, hi, j + 2 if j >= 0 else lo + len(b"enumerator"), ("parameter",), initialized=True)
+        elif c == 0x69 and t.startswith(b"include", lo):
+            self.frames[-1].scope.complete = False  # declarations we cannot see
             return True
         m = _ATTRIBUTE_RE.match(t, lo, hi)
         if m:
@@ -816,70 +963,117 @@ class _Builder:
             if j < hi and t[j] in b":_abcdefghijklmnopqrstuvwxyz/":
                 self.attribute_statement(lo, hi, m)
                 return True
-        return _NEUTRAL.match(t, lo, hi) is not None
+        return _NOTHING if _NEUTRAL.match(t, lo, hi) is not None else False
 
-    def type_declaration(self, lo: int, hi: int, pos: int, procedure: bool) -> None:
+    def type_declaration(self, lo: int, hi: int, pos: int, procedure: bool) -> _Declaration | None:
+        """A type (or procedure) declaration statement t[lo:hi]; `pos`: after the type.
+        Returns what was read (None for a malformed one), which `declare` can apply again."""
         t = self.text
-        words: set[str] = {"procedure"} if procedure else set()
-        bind_name_of: str | None = None
-        dims = False
         colons = _find_top(t, b"::", pos, hi)
         j = _skip_ws(t, pos)
         if colons >= 0:
             if j < colons and t[j] == 0x2C:
-                for a_lo, a_hi in _split_top(t, j + 1, colons):
-                    am = _NAME.match(t, _skip_ws(t, a_lo), a_hi)
-                    if am is None:
-                        continue
-                    word = am.group(0).decode()
-                    if word == "bind":
-                        words.add("bind(c)")
-                        bind_name_of = "?"
-                    elif word == "dimension" or word == "codimension":
-                        dims = True
-                        words.add(word)
-                    else:
-                        words.add(word)
+                words, dims, bind = self.attributes(t[j + 1:colons], procedure)
+            else:
+                words, dims, bind = _PROCEDURE_WORDS if procedure else _NO_WORDS, False, False
             start = colons + 2
         else:
             if j < hi and t[j] == 0x2C:
-                return  # malformed: attributes without '::'
+                return None  # malformed: attributes without '::'
+            words, dims, bind = _PROCEDURE_WORDS if procedure else _NO_WORDS, False, False
             start = j
-        syms = self.entities(lo, hi, start, tuple(words), dims=dims, typed=True)
-        if bind_name_of is not None:
-            for sym in syms:
-                if sym is not None:
-                    sym.bind_name = self.bind_name(lo, colons, sym.key)
+        decl = (lo, hi, colons, words, bind, _entity_list(t, start, hi, dims, False))
+        self.declare(decl)
+        return decl
 
-    def entities(self, lo: int, hi: int, start: int, words: tuple[str, ...], dims: bool = False,
-                 initialized: bool = False, typed: bool = False) -> list[Symbol | None]:
-        """The entity list t[start:hi] of a declaration: one symbol per name."""
-        t = self.text
-        frame = self.top
-        span = self.piece_span(lo, hi)
-        out: list[Symbol | None] = []
-        for e_lo, e_hi in _split_top(t, start, hi):
-            m = _NAME.match(t, _skip_ws(t, e_lo), e_hi)
-            if m is None:
+    def attributes(self, text: bytes, procedure: bool) -> tuple[frozenset[str], bool, bool]:
+        """The attribute list of a type declaration (between the type and `::`): the specifier
+        words, whether it gives dimensions, whether it has BIND(C). Declarations repeat a few
+        attribute lists (`intent(in)`, `parameter`...): each is read once per file."""
+        key = (text, procedure)
+        hit = self.attribute_lists.get(key)
+        if hit is not None:
+            return hit
+        words: set[str] = {"procedure"} if procedure else set()
+        dims = bind = False
+        for a_lo, a_hi in _split_top(text, 0, len(text)):
+            am = _NAME.match(text, _skip_ws(text, a_lo), a_hi)
+            if am is None:
                 continue
-            sym = self.entity(m.start(), m.end(), span)
-            out.append(sym)
+            word = am.group(0).decode()
+            if word == "bind":
+                words.add("bind(c)")
+                bind = True
+            elif word == "dimension" or word == "codimension":
+                dims = True
+                words.add(word)
+            else:
+                words.add(word)
+        hit = self.attribute_lists[key] = (frozenset(words), dims, bind)
+        return hit
+
+    def declare(self, decl: _Declaration) -> None:
+        """Apply a type declaration read by `type_declaration` (of this statement's text): one
+        symbol per entity name, given the declaration's span and specifiers."""
+        lo, hi, colons, words, bind, entities = decl
+        frame = self.frames[-1]
+        base = self.base
+        # pieces come trimmed: `piece_span` is a plain shift for a one-line statement
+        span = (base + lo, base + hi) if base is not None and hi > lo else self.piece_span(lo, hi)
+        arrays = frame.arrays
+        out: list[Symbol | None] = []
+        # `entity`, `name_at` and `source_span` inlined for a one-line statement (the common case):
+        # declarations are most of a specification part, and their names most of the symbols.
+        readable = frame.kind not in _NO_ENTITIES
+        known = frame.entities
+        skip_keys = frame.skip_keys
+        typed = frame.typed
+        src = self.src
+        t = self.text
+        for name_lo, name_hi, key, array, initialized in entities:
+            if base is None or not readable:
+                sym = self.entity(name_lo, name_hi, span, frame)
+                name_span = None
+            elif key in skip_keys:
+                sym = None
+            else:
+                name_span = (base + name_lo, base + name_hi)
+                sym = known.get(key)
+                if sym is None:  # `entity`'s new symbol, inlined
+                    written = src[name_span[0]:name_span[1]]
+                    name_bytes = t[name_lo:name_hi]
+                    if written == name_bytes:
+                        name = key
+                    elif written.lower() == name_bytes:  # (names are ASCII)
+                        name = written.decode("ascii")
+                    else:
+                        name = self.name_at(name_lo, name_hi)[0]
+                    scope = frame.scope
+                    sym = Symbol(name, key, VARIABLE, span, name_span, scope)
+                    if scope.kind in ("module", "submodule"):
+                        sym.qualified = f"{scope.name.lower()}::{key}"
+                    scope.symbols.append(sym)
+                    self.model.symbols.append(sym)
+                    known[key] = sym
+            if bind:
+                out.append(sym)
             if sym is None:
                 continue
-            if typed and sym.key not in frame.typed:  # the type declaration is the one to point at
-                frame.typed.add(sym.key)
-                sym.span, sym.name_span = span, self.source_span(m.start(), m.end())
-            self.specify(sym, *words)
-            j = _skip_ws(t, m.end())
-            if dims or t[j:j + 1] == b"(":
-                frame.arrays.add(sym.key)
-            while j < e_hi and t[j] in (0x28, 0x5B):  # (dimensions) [codimensions]
-                j = _skip_ws(t, _close_paren(t, j))
-            if t[j:j + 1] == b"*":  # character length
-                j = _skip_ws(t, _skip_type_spec(t, j))
-            if initialized or t[j:j + 1] in (b"=", b"/"):  # `= value`, `=> null()`, old-style `/value/`
+            if key not in typed:  # the type declaration is the one to point at
+                typed.add(key)
+                sym.span, sym.name_span = span, (name_span if name_span is not None
+                                                 else self.source_span(name_lo, name_hi))
+            if words:
+                spec = sym.specifiers
+                sym.specifiers = spec | words if spec else words
+            if array:
+                arrays.add(key)
+            if initialized:
                 sym.initialized = True
-        return out
+        if bind:
+            for sym in out:
+                if sym is not None:
+                    sym.bind_name = self.bind_name(lo, colons, sym.key)
 
     def attribute_statement(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
         t = self.text
@@ -899,13 +1093,13 @@ class _Builder:
             if nm is None:
                 continue
             if word == "intent" or word == "optional" or word == "value":
-                sym = self.top.entities.get(nm.group(0).decode())
+                sym = self.frames[-1].entities.get(nm.group(0).decode())
             else:
                 sym = self.entity(nm.start(), nm.end(), span)
             self.specify(sym, word)
             rest = t[nm.end():e_hi].lstrip()
             if sym is not None and (word == "dimension" or rest.startswith(b"(")) and word != "external":
-                self.top.arrays.add(sym.key)
+                self.frames[-1].arrays.add(sym.key)
 
     def bind_statement(self, lo: int, hi: int) -> None:
         t = self.text
@@ -920,7 +1114,7 @@ class _Builder:
                 nm = _NAME.match(t, _skip_ws(t, j + 1), e_hi)
                 if nm:
                     key = nm.group(0).decode()
-                    self.top.common_bind[f"/{key}/"] = self.bind_name(lo, close, key) or key
+                    self.frames[-1].common_bind[f"/{key}/"] = self.bind_name(lo, close, key) or key
                 continue
             nm = _NAME.match(t, j, e_hi)
             if nm:
@@ -969,13 +1163,13 @@ class _Builder:
             if nm is None:
                 continue
             if not announced:
-                self.add(self.top.scope, block_key_written, f"/{block}/", COMMON, span, block_name_span)
+                self.add(self.frames[-1].scope, block_key_written, f"/{block}/", COMMON, span, block_name_span)
                 announced = True
             sym = self.entity(nm.start(), nm.end(), span)
             if sym is not None:
                 sym.common = block
                 if t[nm.end():e_hi].lstrip().startswith(b"("):
-                    self.top.arrays.add(sym.key)
+                    self.frames[-1].arrays.add(sym.key)
 
     def equivalence(self, lo: int, hi: int) -> None:
         t = self.text
@@ -1019,7 +1213,7 @@ class _Builder:
                 k += 1
 
     def entry(self, lo: int, hi: int, m: re.Match[bytes]) -> None:
-        frame = self.top
+        frame = self.frames[-1]
         if frame.kind not in ("subroutine", "function"):
             return
         span = self.piece_span(lo, hi)
@@ -1035,7 +1229,7 @@ class _Builder:
 
     # -- execution part ------------------------------------------------------------------
     def assignment(self, lo: int, hi: int, a: tuple[int, int, bool, bool]) -> None:
-        frame = self.top
+        frame = self.frames[-1]
         t = self.text
         name_lo, name_hi, subscripted, pointer = a
         key = t[name_lo:name_hi].decode("ascii", "replace")
@@ -1091,12 +1285,15 @@ class _Builder:
                     return True
         return False
 
-    def executable(self, lo: int, hi: int, known: bool) -> None:
-        frame = self.top
-        if frame.kind in ("file", "interface", "type"):
+    def executable(self, lo: int, hi: int, known: bool | None) -> None:
+        """An executable statement (`known`: it starts like one; None: see `_EXECUTABLE`)."""
+        frame = self.frames[-1]
+        if frame.kind in _NO_ENTITIES:
             return
         if frame.spec_end is None:
             frame.spec_end = self.piece_span(lo, hi)[0]
+            if known is None:  # only needed here: most executable statements skip the pattern
+                known = re.compile(_EXECUTABLE).match(self.text, lo, hi) is not None
             if not known:
                 frame.scope.complete = False  # a statement we do not know may have been a declaration
         assert self.st is not None
@@ -1182,7 +1379,10 @@ class _Builder:
             return hit
 
         src = self.src
-        targets = self.targets
+        # target regions: (start, end, directive index), read here (only references need them)
+        directives = self.directives
+        targets = sorted((ext[0], ext[1], i) for i, ext in self.extents.items()
+                         if i < len(directives) and is_target_region(directives[i]))
         next_target = 0
         open_targets: list[tuple[int, int]] = []   # (end, directive index), innermost last
         for key, where, lo, hi, scope, call in self.candidates:

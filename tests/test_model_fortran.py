@@ -339,3 +339,196 @@ end subroutine work{i}
     elapsed = time.perf_counter() - start
     assert model.complete and len([s for s in model.root.children if s.kind == "subroutine"]) == 900
     assert elapsed < 2.0   # generous: CI machines vary; bench/ tracks the real number
+
+
+# -- the builder's output, whole: kept equal through rewrites for speed ------------------------
+# Every symbol, scope and reference of a few inputs that go through the builder's fast paths
+# (type declarations read once per text, statements that declare nothing, the execution-part
+# path, `end do`, one-line and continued statements) and its slow ones (`;`, strings,
+# statement functions, BIND(C), fixed form, COMMON, EQUIVALENCE, DATA), written out in full.
+
+def dump(model: FileModel) -> list[str]:
+    out = []
+    for s in model.symbols:
+        flags = "".join(c for c, on in (("i", s.initialized), ("e", s.equivalenced), ("d", s.definition)) if on)
+        out.append(f"sym {s.kind} {s.name} {s.span} {s.name_span} {s.scope.kind}:{s.scope.name} {s.storage or '-'} "
+                   f"{','.join(sorted(s.specifiers)) or '-'} {flags or '-'} {s.common} {s.bind_name} {s.qualified or '-'}")
+    for sc in model.root.walk():
+        flags = "".join(c for c, on in (("n", sc.internal), ("b", sc.interface_body), ("c", sc.complete)) if on)
+        out.append(f"scope {sc.kind}:{sc.name} {sc.span} {sc.spec_part} {flags or '-'} {','.join(sc.uses) or '-'}")
+    for r in model.references:
+        out.append(f"ref {r.name} {r.span} {r.scope.kind}:{r.scope.name} {'call' if r.call else '-'} {r.target}")
+    return out
+
+DUMP_FREE = """\
+module Grid
+  implicit none
+  integer, parameter :: n = 8
+  real(8), dimension(n) :: u, v = 0.0d0
+  character*8 :: tag = 'a;b'
+  real(8) :: w(n), &
+             z
+  integer, bind(c, name="c_count") :: count
+contains
+  pure real(8) function scale(x) result(r)
+    implicit none
+    real(8), intent(in) :: x
+    r = x * 2.0d0
+  end function scale
+  subroutine step(a, m)
+    implicit none
+    integer, intent(in) :: m
+    real(8), intent(inout) :: a(m)
+    integer :: i
+    f(i) = i + 1
+    a(1) = scale(a(1)); count = count + 1
+    !$omp target teams distribute parallel do map(tofrom: a)
+    do i = 1, m
+      a(i) = a(i) + u(i) * f(i)
+    end do
+    call helper(a, m)
+  end subroutine step
+  subroutine again(a, m)
+    implicit none
+    integer, intent(in) :: m
+    real(8), intent(inout) :: a(m)
+    integer :: i
+    do i = 1, m
+      a(i) = w(i)
+    end do
+  end subroutine again
+end module Grid
+"""
+
+DUMP_FREE_EXPECTED = [
+    'sym module Grid (0, 11) (7, 11) file: - - - None None -',
+    'sym variable n (30, 57) (52, 53) module:Grid - parameter i None None grid::n',
+    'sym variable u (60, 97) (85, 86) module:Grid static dimension - None None grid::u',
+    'sym variable v (60, 97) (88, 89) module:Grid static dimension i None None grid::v',
+    'sym variable tag (100, 126) (115, 118) module:Grid static - i None None grid::tag',
+    'sym variable w (129, 162) (140, 141) module:Grid static - - None None grid::w',
+    'sym variable z (129, 162) (161, 162) module:Grid static - - None None grid::z',
+    'sym variable count (165, 206) (201, 206) module:Grid static bind(c) - None c_count grid::count',
+    'sym function scale (218, 258) (240, 245) module:Grid - pure d None None grid::scale',
+    'sym variable x (281, 305) (304, 305) function:scale automatic dummy,intent - None None -',
+    'sym function step (347, 368) (358, 362) module:Grid - - d None None grid::step',
+    'sym variable m (391, 415) (414, 415) subroutine:step automatic dummy,intent - None None -',
+    'sym variable a (420, 450) (446, 447) subroutine:step automatic dummy,intent - None None -',
+    'sym variable i (455, 467) (466, 467) subroutine:step automatic - - None None -',
+    'sym statement function f (472, 484) (472, 473) subroutine:step - statement function - None None -',
+    'sym function again (693, 715) (704, 709) module:Grid - - d None None grid::again',
+    'sym variable m (738, 762) (761, 762) subroutine:again automatic dummy,intent - None None -',
+    'sym variable a (767, 797) (793, 794) subroutine:again automatic dummy,intent - None None -',
+    'sym variable i (802, 814) (813, 814) subroutine:again automatic - - None None -',
+    'scope file: (0, 899) None c -',
+    'scope module:Grid (0, 898) (11, 207) c -',
+    'scope function:scale (218, 344) (258, 310) c -',
+    'scope subroutine:step (347, 690) (368, 489) c -',
+    'scope subroutine:again (693, 882) (715, 819) c -',
+    'ref x (314, 315) function:scale - None',
+    'ref a (489, 490) subroutine:step - None',
+    'ref scale (496, 501) subroutine:step - None',
+    'ref a (502, 503) subroutine:step - None',
+    'ref count (509, 514) subroutine:step - None',
+    'ref count (517, 522) subroutine:step - None',
+    'ref i (595, 596) subroutine:step - 0',
+    'ref m (602, 603) subroutine:step - 0',
+    'ref a (610, 611) subroutine:step - 0',
+    'ref i (612, 613) subroutine:step - 0',
+    'ref a (617, 618) subroutine:step - 0',
+    'ref i (619, 620) subroutine:step - 0',
+    'ref u (624, 625) subroutine:step - 0',
+    'ref i (626, 627) subroutine:step - 0',
+    'ref f (631, 632) subroutine:step - 0',
+    'ref i (633, 634) subroutine:step - 0',
+    'ref helper (656, 662) subroutine:step call None',
+    'ref a (663, 664) subroutine:step - None',
+    'ref m (666, 667) subroutine:step - None',
+    'ref i (822, 823) subroutine:again - None',
+    'ref m (829, 830) subroutine:again - None',
+    'ref a (837, 838) subroutine:again - None',
+    'ref i (839, 840) subroutine:again - None',
+    'ref w (844, 845) subroutine:again - None',
+    'ref i (846, 847) subroutine:again - None',
+]
+
+DUMP_FIXED = """\
+      PROGRAM MAIN
+      INTEGER I, J
+      REAL X(10), Y
+      COMMON /BLK/ X, Y
+      EQUIVALENCE (I, J)
+      DATA Y /1.0/
+      I = 1
+      CALL WORK(X,
+     &          I)
+      END
+"""
+
+DUMP_FIXED_EXPECTED = [
+    'sym variable I (25, 37) (33, 34) program:MAIN static - e None None -',
+    'sym variable J (25, 37) (36, 37) program:MAIN static - e None None -',
+    'sym variable X (44, 57) (49, 50) program:MAIN static - - blk None -',
+    'sym variable Y (44, 57) (56, 57) program:MAIN static - i blk None -',
+    'sym common BLK (64, 81) (72, 75) program:MAIN - - - None None -',
+    'scope file: (0, 186) None c -',
+    'scope program:MAIN (6, 185) (18, 132) c -',
+    'ref I (132, 133) program:MAIN - None',
+    'ref WORK (149, 153) program:MAIN call None',
+    'ref X (154, 155) program:MAIN - None',
+    'ref I (173, 174) program:MAIN - None',
+]
+
+DUMP_CACHED = """\
+module m
+  implicit none
+  integer :: k
+  type t
+    integer :: k
+  end type t
+  interface
+    subroutine s(k)
+      integer :: k
+    end subroutine s
+  end interface
+contains
+  subroutine r(k)
+    integer :: k
+    k = 1
+    integer :: k
+  end subroutine r
+end module m
+implicit none
+integer :: k
+end
+"""
+
+DUMP_CACHED_EXPECTED = [
+    'sym module m (0, 8) (7, 8) file: - - - None None -',
+    'sym variable k (27, 39) (38, 39) module:m static - - None None m::k',
+    'sym type t (42, 48) (47, 48) module:m - - d None None m::t',
+    'sym function s (95, 110) (106, 107) module:m - - - None None m::s',
+    'sym variable k (117, 129) (128, 129) subroutine:s automatic dummy - None None -',
+    'sym function r (178, 193) (189, 190) module:m - - d None None m::r',
+    'sym variable k (198, 210) (209, 210) subroutine:r automatic dummy - None None -',
+    'sym variable k (284, 296) (295, 296) program: static - - None None -',
+    'scope file: (0, 301) None c -',
+    'scope module:m (0, 269) (8, 167) c -',
+    'scope type:t (42, 78) None c -',
+    'scope interface: (81, 166) None c -',
+    'scope subroutine:s (95, 150) (110, 134) bc -',
+    'scope subroutine:r (178, 256) (193, 215) c -',
+    'scope program: (270, 300) (270, 297) c -',
+    'ref k (215, 216) subroutine:r - None',
+    'ref k (236, 237) subroutine:r - None',
+]
+
+
+@pytest.mark.parametrize(("source", "language", "expected"), [
+    (DUMP_FREE, Language.FORTRAN, DUMP_FREE_EXPECTED),
+    (DUMP_FIXED, Language.FORTRAN_FIXED, DUMP_FIXED_EXPECTED),
+    (DUMP_CACHED, Language.FORTRAN, DUMP_CACHED_EXPECTED),
+], ids=["free", "fixed", "cached"])
+def test_whole_model(source: str, language: Language, expected: list[str]) -> None:
+    model, _ = model_of(source, language)
+    assert dump(model) == expected

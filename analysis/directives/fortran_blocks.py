@@ -8,9 +8,9 @@ unit (or its executable part, at CONTAINS) ends.
 from __future__ import annotations
 
 import re
-from ..records import dataclass
 from typing import Literal
 
+from ..records import dataclass
 from .source import split_fortran_comment
 
 Kind = Literal["open", "close", "label", "unit"]
@@ -169,7 +169,7 @@ def block_events(stmts: list[Statement]) -> list[BlockEvent]:
     return events
 
 
-_PREPROCESSOR = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.M)
+_PREPROCESSOR = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
 
 
 def alternative_branches(src: bytes) -> list[tuple[int, int]]:
