@@ -2,29 +2,32 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 import pytest_lsp
 from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+from lsp_helpers import record_notifications, wait_diagnostics, wait_notification
 
 URI = "file:///work/demo.c"
 F_URI = "file:///work/demo.f90"
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
-async def client(lsp_client: LanguageClient):
+async def client(lsp_client: LanguageClient, tmp_path: Path):
+    record_notifications(lsp_client)
+    # an empty workspace folder: the documents below exist only in the editor
     await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri="file:///work"))
+        capabilities=client_capabilities("visual-studio-code"), root_uri=from_fs_path(str(tmp_path))))
     yield
     await lsp_client.shutdown_session()
 
 
 async def _wait(client: LanguageClient, uri: str, version: int) -> list[lsp.Diagnostic]:
     """The diagnostics published for `uri` at `version` (other documents and versions are skipped)."""
-    while True:
-        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri and params.version == version:
-            return list(params.diagnostics)
+    return await wait_diagnostics(client, uri, version)
 
 
 def _open(client: LanguageClient, uri: str, text: str, language: str = "c") -> None:
@@ -104,6 +107,6 @@ async def test_server_survives_bad_requests(client: LanguageClient) -> None:
 async def test_huge_document_is_not_analysed_and_the_user_is_told(client: LanguageClient) -> None:
     text = "#pragma omp targte\n" + "int x;\n" * 1_500_000
     _open(client, URI, text)
-    message = await client.wait_for_notification(lsp.WINDOW_SHOW_MESSAGE)
+    message = await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE)
     assert "larger than" in message.message
     assert await _wait(client, URI, 1) == []

@@ -10,6 +10,8 @@ from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+from lsp_helpers import mark, record_notifications, wait_diagnostics
+
 CASE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp155_interface_mismatch"
 
 
@@ -20,18 +22,12 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     (folder / "notes.txt").write_text("not a source file\n")
     (folder / "blob.f90").write_bytes(b"\0\1\2 binary")
     lsp_client.folder = folder  # type: ignore[attr-defined]
+    record_notifications(lsp_client)
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("neovim"), root_uri=from_fs_path(str(folder)),
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
     yield
     await lsp_client.shutdown_session()
-
-
-async def _wait(client: LanguageClient, uri: str, version: int) -> list[lsp.Diagnostic]:
-    while True:
-        params = await client.wait_for_notification(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        if params.uri == uri and params.version == version:
-            return list(params.diagnostics)
 
 
 def _open(client: LanguageClient, path: Path, version: int = 1) -> str:
@@ -44,7 +40,7 @@ def _open(client: LanguageClient, path: Path, version: int = 1) -> str:
 async def test_closed_files_of_the_folder_take_part_in_cross_file_rules(client: LanguageClient) -> None:
     folder: Path = client.folder  # type: ignore[attr-defined]
     main = _open(client, folder / "main.f90")
-    diags = await _wait(client, main, 1)
+    diags = await wait_diagnostics(client, main, 1)
     assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
     kern_a = next(d for d in diags if d.range.start.line == 6)
     # related information points into the other (closed) file, with its own positions
@@ -57,9 +53,10 @@ async def test_closed_files_of_the_folder_take_part_in_cross_file_rules(client: 
 async def test_fixing_the_other_file_republishes_this_one(client: LanguageClient) -> None:
     folder: Path = client.folder  # type: ignore[attr-defined]
     main = _open(client, folder / "main.f90")
-    assert len(await _wait(client, main, 1)) == 3
+    assert len(await wait_diagnostics(client, main, 1)) == 3
     kernels = _open(client, folder / "kernels.f90")
-    await _wait(client, kernels, 1)
+    await wait_diagnostics(client, kernels, 1)
+    before_edit = mark(client)
     # give kern_a the directive its interface body promises: main.f90 loses that error
     text = (folder / "kernels.f90").read_text().splitlines()
     line = next(i for i, t in enumerate(text) if "real, intent(inout) :: x" in t)
@@ -67,5 +64,5 @@ async def test_fixing_the_other_file_republishes_this_one(client: LanguageClient
         lsp.VersionedTextDocumentIdentifier(uri=kernels, version=2),
         [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(line + 1, 0), lsp.Position(line + 1, 0)),
                                               text="  !$omp declare target\n")]))
-    diags = await _wait(client, main, 1)
+    diags = await wait_diagnostics(client, main, 1, after=before_edit)
     assert sorted(d.range.start.line for d in diags) == [10, 21]

@@ -1,0 +1,57 @@
+"""Waiting for server notifications without missing any.
+
+`client.wait_for_notification` only sees notifications that arrive after it is called: two
+notifications read in one chunk (a showMessage and the publishDiagnostics right after it)
+resolve the first wait and lose the second, and the test hangs. So every notification is
+recorded as it arrives, and the waits search the record (with a timeout: fail, never hang).
+"""
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from lsprotocol import types as lsp
+from pytest_lsp import LanguageClient
+
+TIMEOUT = 60.0
+
+
+def record_notifications(client: LanguageClient) -> None:
+    seen: list[tuple[str, Any]] = []
+    protocol = client.protocol
+    original = protocol._handle_notification
+
+    def handle(method: str, params: Any) -> None:
+        seen.append((method, params))
+        original(method, params)
+
+    protocol._handle_notification = handle  # type: ignore[method-assign]
+    client.seen = seen  # type: ignore[attr-defined]
+
+
+def mark(client: LanguageClient) -> int:
+    """A point in the record: later waits may ask for notifications after it."""
+    return len(client.seen)  # type: ignore[attr-defined]
+
+
+async def wait_notification(client: LanguageClient, method: str, predicate: Any = None, after: int = 0) -> Any:
+    async def find() -> Any:
+        index = after
+        while True:
+            seen = client.seen  # type: ignore[attr-defined]
+            while index < len(seen):
+                name, params = seen[index]
+                index += 1
+                if name == method and (predicate is None or predicate(params)):
+                    return params
+            await asyncio.sleep(0.01)
+    return await asyncio.wait_for(find(), TIMEOUT)
+
+
+async def wait_diagnostics(client: LanguageClient, uri: str, version: int | None = None,
+                           after: int = 0) -> list[lsp.Diagnostic]:
+    """The diagnostics published for `uri` (at `version`, when given) after the mark `after`."""
+    params = await wait_notification(
+        client, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+        lambda p: p.uri == uri and (version is None or p.version == version), after)
+    return list(params.diagnostics)
