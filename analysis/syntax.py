@@ -8,11 +8,13 @@ character unit is negotiated (UTF-16 by default); the CLI prints code points.
 from __future__ import annotations
 
 import enum
-import re
-from bisect import bisect_right
-from .records import dataclass
 import os
-from typing import TYPE_CHECKING, Literal
+import re
+import sys
+from bisect import bisect_right
+from typing import TYPE_CHECKING, Any, Literal
+
+from .records import dataclass
 
 if TYPE_CHECKING:  # tree-sitter is imported lazily: fixed-form Fortran never needs it
     import tree_sitter
@@ -88,14 +90,36 @@ def parser_for(language: Language) -> "tree_sitter.Parser | None":
     parser = _parsers.get(language)
     if parser is None:
         import tree_sitter
-        if language is Language.C:
-            import tree_sitter_c as grammar
-        elif language is Language.CPP:
-            import tree_sitter_cpp as grammar
-        else:
-            import tree_sitter_fortran as grammar
-        parser = _parsers[language] = tree_sitter.Parser(tree_sitter.Language(grammar.language()))
+        package = {Language.C: "tree_sitter_c", Language.CPP: "tree_sitter_cpp"}.get(language, "tree_sitter_fortran")
+        parser = _parsers[language] = tree_sitter.Parser(tree_sitter.Language(_grammar(package).language()))
     return parser
+
+
+def _grammar(package: str) -> Any:
+    """The grammar wheel's compiled binding, loaded without the package's `__init__`.
+
+    That `__init__` imports `importlib.resources` (for query files omp-lsp does not use), which
+    costs more start-up time than the whole binding; fall back to the import if the file is not
+    where wheels put it.
+    """
+    import importlib.machinery
+    for entry in sys.path:
+        folder = os.path.join(entry or ".", package)
+        try:
+            names = os.listdir(folder)
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith("_binding.") and name.endswith(tuple(importlib.machinery.EXTENSION_SUFFIXES)):
+                fullname = f"{package}._binding"
+                path = os.path.join(folder, name)
+                loader = importlib.machinery.ExtensionFileLoader(fullname, path)
+                module = loader.create_module(importlib.machinery.ModuleSpec(fullname, loader, origin=path))
+                loader.exec_module(module)
+                return module
+        break
+    import importlib
+    return importlib.import_module(package)
 
 
 _NEWLINE = re.compile(b"\n")

@@ -37,7 +37,9 @@ class _Parser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = _Parser(prog="omp-lsp", description="OpenMP offloading diagnostics for C, C++ and Fortran. "
+    # A fixed help width: argparse would otherwise import shutil on every start to ask the terminal.
+    p = _Parser(prog="omp-lsp", formatter_class=lambda prog: argparse.HelpFormatter(prog, width=100),
+                description="OpenMP offloading diagnostics for C, C++ and Fortran. "
                 "Without --check, runs the language server on stdio.")
     p.add_argument("--version", action="version", version=f"omp-lsp {__version__}")
     p.add_argument("--check", action="store_true", help="check the given files and directories and exit")
