@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from bisect import bisect_left
 from collections.abc import Iterator
-from itertools import takewhile
 from typing import TYPE_CHECKING
 
 from .directives.nodes import Clause, Directive, ListItem
@@ -186,8 +185,11 @@ def _bind_regions(ctx: FileContext, model: FileModel, out: Binding) -> None:
         while stack and stack[-1].span[1] <= r.span[0]:
             stack.pop()
         stack.append(r)
-        end = r.span[1]
-        nested = list(takewhile(lambda o: o.span[0] < end, regions[k + 1:]))
+        nested = []
+        for o in regions[k + 1:]:
+            if o.span[0] >= r.span[1]:
+                break  # sorted by start: no later region starts inside r
+            nested.append(o)
         # The innermost region that gives a device type decides it; otherwise "any".
         chosen = next((o for o in reversed(stack) if o.device_type_explicit), r)
         for s in candidates[bisect_left(starts, r.span[0]):bisect_left(starts, r.span[1])]:

@@ -12,9 +12,9 @@ from collections import Counter
 from pathlib import Path
 
 from omp_lsp.analysis import Document, FileAnalysis, Options, analyze, language_for_path
+from omp_lsp.analysis.options import parse_version
 from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
 from omp_lsp.analysis.workspace import analyze_workspace
-from omp_lsp.analysis.options import parse_version
 
 _EXPECT = re.compile(r"(?://|!)\s*expect(-next-line)?:\s*((?:OMP\d{3}\s*)+)")
 _VERSION = re.compile(r"(?://|!)\s*openmp-version:\s*([0-9.]+)")

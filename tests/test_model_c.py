@@ -2,7 +2,16 @@
 from __future__ import annotations
 
 from omp_lsp.analysis import Document, Language, analyze
-from omp_lsp.analysis.model import AUTOMATIC, FUNCTION, NAMESPACE, STATIC, THREAD, TYPE, VARIABLE, FileModel
+from omp_lsp.analysis.model import (
+    AUTOMATIC,
+    FUNCTION,
+    NAMESPACE,
+    STATIC,
+    THREAD,
+    TYPE,
+    VARIABLE,
+    FileModel,
+)
 
 
 def model(src: str, language: Language = Language.CPP) -> FileModel:

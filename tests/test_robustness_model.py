@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from omp_lsp.analysis import Document, Language, Options
 from omp_lsp.analysis.workspace import analyze_workspace
 

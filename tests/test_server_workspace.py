@@ -6,11 +6,10 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
+from lsp_helpers import mark, record_notifications, wait_diagnostics
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-
-from lsp_helpers import mark, record_notifications, wait_diagnostics
 
 CASE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp155_interface_mismatch"
 
