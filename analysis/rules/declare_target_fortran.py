@@ -74,6 +74,15 @@ def _explicit_marks(ctx: FileContext) -> Iterator[tuple[Mark, Directive, ListIte
         yield mark, d, mark.item, model.scope_at(d.span[0])
 
 
+def _whole_variable(mark: Mark, item: ListItem) -> Symbol | None:
+    """The variable a plain-name list item resolves to (None for parts, common blocks, others)."""
+    if _part_of_another(item) or item.common_block:
+        return None
+    if not mark.symbols or any(s.kind != VARIABLE for s in mark.symbols):
+        return None
+    return mark.symbols[0]
+
+
 def _is_blank_common(item: ListItem) -> bool:
     return item.name is None and item.text.replace(" ", "") == "//"
 
@@ -302,12 +311,9 @@ def common_or_equivalence_member(ctx: FileContext) -> Iterator[Finding]:
             yield Finding("OMP161", "a blank common block cannot appear in a declare target directive: "
                           "give the common block a name and use /name/", item.span)
             continue
-        if _part_of_another(item) or item.common_block:
+        sym = _whole_variable(mark, item)
+        if sym is None:
             continue
-        symbols = mark.symbols
-        if not symbols or any(s.kind != VARIABLE for s in symbols):
-            continue
-        sym = symbols[0]
         if sym.common is not None:
             block = f"/{sym.common}/" if sym.common else "the blank common block"
             advice = f"name the whole common block {block} instead" if sym.common else \
@@ -327,12 +333,9 @@ def not_saved(ctx: FileContext) -> Iterator[Finding]:
     if not _applies(ctx):
         return
     for mark, _d, item, scope in _explicit_marks(ctx):
-        if _part_of_another(item) or item.common_block:
+        sym = _whole_variable(mark, item)
+        if sym is None:
             continue
-        symbols = mark.symbols
-        if not symbols or any(s.kind != VARIABLE for s in symbols):
-            continue
-        sym = symbols[0]
         if sym.scope is not scope or not scope.complete or sym.storage != AUTOMATIC:
             continue
         if sym.common is not None or sym.equivalenced or scope.kind not in SUBPROGRAMS:
