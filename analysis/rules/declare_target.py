@@ -79,13 +79,13 @@ def unmappable_type(ctx: FileContext) -> Iterator[Finding]:
                 break
 
 
-def _identity(mark: Mark) -> object:
-    """What makes two list items the same: the declaration, else the spelling."""
+def _identity(mark: Mark, model: FileModel) -> object:
+    """What makes two list items the same: the declaration, else the spelling (Fortran: any case)."""
     if mark.symbols:
         return id(mark.symbols[0])
     item = mark.item
     assert item is not None
-    return (item.common_block, (item.name or item.text).lower() if item.name else item.text)
+    return (item.common_block, model.key_of(item.name) if item.name else item.text)
 
 
 @rule("OMP103")
@@ -94,7 +94,7 @@ def repeated_item(ctx: FileContext) -> Iterator[Finding]:
     for mark in _marks(ctx):
         if mark.item is None:
             continue
-        key = (mark.directive, _identity(mark))
+        key = (mark.directive, _identity(mark, ctx.model))
         first = seen.get(key)
         if first is None:
             seen[key] = mark
@@ -127,7 +127,7 @@ def enter_and_link(ctx: FileContext) -> Iterator[Finding]:
     for mark in _marks(ctx):
         if mark.item is None:
             continue
-        ident = _identity(mark)
+        ident = _identity(mark, ctx.model)
         other_kind = "link" if mark.kind == "enter" else "enter"
         other = first_of.get((other_kind, ident))
         if other is not None and other.directive != mark.directive:
