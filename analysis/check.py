@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 
 from .diagnostics import SUPERSEDES, Finding
+from .fixes import tidy
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import extract
@@ -11,7 +12,7 @@ from .directives.structure import Structure, analyse_structure
 from .options import Options
 from .records import dataclass, field, replace
 from .rules import FileContext, run_rules
-from .syntax import Document
+from .syntax import Document, Language
 
 
 @dataclass
@@ -53,6 +54,9 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
     run = run_rules(context, options.disabled)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
+    if document.language.is_fortran and any(f.fixes for f in findings):
+        findings = tidy(findings, document.source, document.language is Language.FORTRAN_FIXED,
+                        [d.span for d in directives])
     return FileAnalysis(document, directives, structure, finish(findings, options), internal, context)
 
 

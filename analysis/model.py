@@ -55,7 +55,8 @@ class Symbol:
     storage: str = ""                      # variables: STATIC, AUTOMATIC or THREAD
     specifiers: frozenset[str] = frozenset()   # C: static extern inline virtual constexpr ...;
                                            # Fortran attributes: save parameter pointer allocatable
-                                           # external target bind(c) elemental pure recursive ...
+                                           # external target bind(c) elemental pure recursive ...;
+                                           # both: "dummy" for a procedure's parameters
     type_text: str = ""                    # declared type as written (C: specifiers + pointer/array declarators)
     params: tuple[tuple[str, str], ...] = ()   # functions: (type text, name) per parameter
     return_type: str = ""

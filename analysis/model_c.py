@@ -83,6 +83,7 @@ def _captures(language: Language, node: tree_sitter.Node) -> list[tuple[str, tre
 
 _TRANSPARENT = frozenset({"declaration_list", "field_declaration_list", "preproc_if", "preproc_ifdef",
                           "preproc_else", "preproc_elif", "preproc_elifdef"})
+_PARAMETER = frozenset({"dummy"})  # as Fortran calls a procedure's parameters
 _THREAD_WORDS = frozenset({"_Thread_local", "__thread", "thread_local"})
 _SPECIFIER_WORDS = frozenset({"static", "extern", "inline", "virtual", "constexpr", "register", "mutable",
                               "consteval", "constinit", "explicit", "friend", "typedef", "const", "volatile",
@@ -496,7 +497,8 @@ class _Builder:
     def parameter_symbols(self, plist: tree_sitter.Node | None, fscope: Scope) -> None:
         """Parameters are automatic variables of the function scope."""
         for pname, pspan, pdecl in self.parameter_names(plist):
-            self.add(fscope, Symbol(pname, pname, VARIABLE, pdecl, pspan, fscope, definition=True, storage=AUTOMATIC))
+            self.add(fscope, Symbol(pname, pname, VARIABLE, pdecl, pspan, fscope, definition=True, storage=AUTOMATIC,
+                                    specifiers=_PARAMETER))
 
     def lazy_parameters(self, plist: tree_sitter.Node | None) -> object:
         return (lambda: self.parameters(plist)) if plist is not None else ()

@@ -320,10 +320,14 @@ def automatic_variable(ctx: FileContext) -> Iterator[Finding]:
         local = [s for s in _variables(mark) if s.storage == AUTOMATIC]
         if mark.item is not None and local and len(local) == len(mark.symbols):
             s = local[0]
-            yield Finding("OMP114", f"'{mark.name}' is a local variable without static storage duration; declare "
-                          "it 'static' or at file scope", mark.span,
+            parameter = "dummy" in s.specifiers
+            what = "a parameter" if parameter else "a local variable"
+            yield Finding("OMP114", f"'{mark.name}' is {what} without static storage duration; "
+                          + ("list a variable of static storage duration instead" if parameter
+                             else "declare it 'static' or at file scope"), mark.span,
                           related=[Related(s.name_span, f"'{s.name}' declared here")],
-                          fixes=[Fix(f"Declare '{s.name}' static", (((s.span[0], s.span[0]), "static "),))])
+                          fixes=[] if parameter else
+                          [Fix(f"Declare '{s.name}' static", (((s.span[0], s.span[0]), "static "),))])
 
 
 _C_CONSTANT_WORDS = frozenset({"true", "false", "sizeof", "alignof", "_Alignof", "int", "char", "long", "short",
