@@ -8,7 +8,7 @@ from __future__ import annotations
 from .check import FileAnalysis, analyze, finish
 from .options import Options
 from .records import replace
-from .rules import FileContext, WorkspaceContext, run_workspace_rules
+from .rules import WorkspaceContext, run_workspace_rules
 from .syntax import Document
 
 
@@ -37,4 +37,4 @@ def analyze_workspace(documents: dict[str, Document], options: Options | None = 
     return cross_file(analyses, options)
 
 
-__all__ = ["FileContext", "analyze_workspace", "cross_file", "workspace_context"]
+__all__ = ["analyze_workspace", "cross_file", "workspace_context"]

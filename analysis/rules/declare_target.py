@@ -14,7 +14,7 @@ from ..declare_target import (
     DECLARE_TARGET,
     ENTER_CLAUSES,
     Mark,
-    Region,
+    indirect_of,
 )
 from ..diagnostics import Finding, Fix, Related
 from ..directives.nodes import Clause, Directive, ListItem
@@ -30,8 +30,6 @@ from ..model import (
 )
 from ..syntax import Language, Span
 from . import FileContext, rule
-
-_SPEC = "OpenMP 5.1 §2.14.7"
 
 
 def _marks(ctx: FileContext) -> list[Mark]:
@@ -173,7 +171,6 @@ def nohost_in_link(ctx: FileContext) -> Iterator[Finding]:
 
 @rule("OMP107")
 def indirect_device_type(ctx: FileContext) -> Iterator[Finding]:
-    from ..declare_target import indirect_of
     for d in ctx.directives:
         if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET) or not indirect_of(d):
             continue
@@ -452,6 +449,3 @@ def _word_occurrences(src: bytes, word: bytes, span: Span) -> Iterator[Span]:
         if not (before.isalnum() or before in (b"_", b".")) and not (after.isalnum() or after == b"_"):
             yield (at, end)
         at = end
-
-
-__all__ = ["Region"]
