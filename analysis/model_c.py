@@ -8,6 +8,7 @@ restriction rules mostly do not need.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
@@ -93,7 +94,6 @@ _NAME_TYPES = frozenset({"identifier", "field_identifier", "qualified_identifier
 _DECLARATOR_WRAPPERS = frozenset({"init_declarator", "pointer_declarator", "array_declarator",
                                   "reference_declarator", "parenthesized_declarator", "attributed_declarator"})
 _WORD = re.compile(r"[A-Za-z_]\w*")
-_BRACE = re.compile(rb"\{")
 
 
 class _Builder:
@@ -110,6 +110,9 @@ class _Builder:
         self.polymorphic: set[str] = set()       # class names with virtual members
         self.prefixes: dict[int, str] = {}        # scope id -> "ns::Class::"
         self.c_linkage: list[Span] = []           # extern "C" { ... } blocks
+        self._targets: list[tuple[int, int, int]] | None = None   # (start, end, directive index)
+        self._target_starts: list[int] = []
+        self._target_parents: list[int] = []
 
     # -- helpers ---------------------------------------------------------------------------
     def text(self, node: tree_sitter.Node) -> str:
@@ -127,10 +130,6 @@ class _Builder:
         scope.symbols.append(symbol)
         self.model.symbols.append(symbol)
         return symbol
-
-    def push(self, stack: list[Scope], scope: Scope) -> None:
-        stack[-1].children.append(scope)
-        stack.append(scope)
 
     # -- the pass --------------------------------------------------------------------------
     def build(self) -> FileModel:
@@ -317,7 +316,7 @@ class _Builder:
                                    storage=self.storage(scope, specs), specifiers=specs,
                                    type_text=type_text + ("*" if pointer else ""),
                                    linkage=self.linkage(node, scope, specs), initialized=initialized,
-                                   complete=True if pointer else self.completeness_key(type_node),
+                                   complete=True if pointer else None,  # finish() decides from the tags
                                    polymorphic=not pointer and self.type_name(type_node) in self.polymorphic,
                                    qualified=qualified, template=template))
 
@@ -413,10 +412,6 @@ class _Builder:
             name = type_node.child_by_field_name("name")
             return self.text(name) if name is not None else ""
         return self.text(type_node)
-
-    def completeness_key(self, type_node: tree_sitter.Node | None) -> bool | None:
-        """Resolved later (a tag defined after the declaration still completes the type)."""
-        return None
 
     def type_text(self, type_node: tree_sitter.Node | None) -> str:
         if type_node is None:
@@ -579,7 +574,6 @@ class _Builder:
         return self.references_in(node, None)
 
     def references_in(self, node: tree_sitter.Node, scope: Scope | None) -> Iterator[Reference]:
-        targets = self.target_extents()
         for ident in _identifiers(self.language, node):
             parent = ident.parent
             if parent is None:
@@ -597,18 +591,32 @@ class _Builder:
             name = self.text(ident)
             start = ident.start_byte
             where = scope if scope is not None else self.model.scope_at(start)
-            target = None
-            for index, (lo, hi) in targets:
-                if lo <= start < hi:
-                    target = index
-            yield Reference(name, name, (start, ident.end_byte), where, is_call, target)
+            yield Reference(name, name, (start, ident.end_byte), where, is_call, self.target_at(start))
 
-    def target_extents(self) -> list[tuple[int, Span]]:
-        out = []
-        for i, d in enumerate(self.directives):
-            if is_target_region(d) and i in self.structure.extents:
-                out.append((i, self.structure.extents[i]))
-        return out
+    def target_at(self, offset: int) -> int | None:
+        """The innermost target region holding `offset` (directive index), or None."""
+        if self._targets is None:
+            extents = self.structure.extents
+            found = sorted((extents[i][0], extents[i][1], i) for i, d in enumerate(self.directives)
+                           if is_target_region(d) and i in extents)
+            # each region's enclosing region, so that a lookup walks up instead of scanning back
+            parents: list[int] = []
+            stack: list[int] = []
+            for k, (lo, _hi, _i) in enumerate(found):
+                while stack and found[stack[-1]][1] <= lo:
+                    stack.pop()
+                parents.append(stack[-1] if stack else -1)
+                stack.append(k)
+            self._targets = found
+            self._target_starts = [t[0] for t in found]
+            self._target_parents = parents
+        k = bisect_right(self._target_starts, offset) - 1
+        while k >= 0:
+            lo, hi, index = self._targets[k]
+            if offset < hi:
+                return index
+            k = self._target_parents[k]
+        return None
 
 
 _DECLARATOR_PARENTS = frozenset({"init_declarator", "pointer_declarator", "array_declarator", "function_declarator",
