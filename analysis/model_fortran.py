@@ -1389,6 +1389,10 @@ class _Builder:
             if not call and not known(key, scope):
                 continue
             span = (where(lo), where(hi - 1) + 1)
+            if not call and src[span[1]:span[1] + 1] in (b"(", b" ", b"\t") and \
+                    src[span[1]:span[1] + 64].lstrip(b" \t")[:1] == b"(":
+                # `f(x)` naming a function is a call as much as `call s(x)` is
+                call = any(h.kind in PROCEDURE_KINDS for h in self.lookup(key, scope, table))
             # target regions nest (or follow each other): a sweep in source order finds the innermost
             while open_targets and open_targets[-1][0] <= span[0]:
                 open_targets.pop()

@@ -427,7 +427,7 @@ DUMP_FREE_EXPECTED = [
     'scope subroutine:again (693, 882) (715, 819) c -',
     'ref x (314, 315) function:scale - None',
     'ref a (489, 490) subroutine:step - None',
-    'ref scale (496, 501) subroutine:step - None',
+    'ref scale (496, 501) subroutine:step call None',
     'ref a (502, 503) subroutine:step - None',
     'ref count (509, 514) subroutine:step - None',
     'ref count (517, 522) subroutine:step - None',
