@@ -439,7 +439,7 @@ DUMP_FREE_EXPECTED = [
     'ref i (619, 620) subroutine:step - 0',
     'ref u (624, 625) subroutine:step - 0',
     'ref i (626, 627) subroutine:step - 0',
-    'ref f (631, 632) subroutine:step - 0',
+    'ref f (631, 632) subroutine:step call 0',
     'ref i (633, 634) subroutine:step - 0',
     'ref helper (656, 662) subroutine:step call None',
     'ref a (663, 664) subroutine:step - None',
