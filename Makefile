@@ -21,9 +21,9 @@ test: venv toolchains
 
 check-examples:
 	@echo "== valid examples (expect no findings) =="
-	$(BIN)/omp-lsp --check examples --exclude mistakes.c
-	@echo "== examples/mistakes.c (expect findings) =="
-	@$(BIN)/omp-lsp --check examples/mistakes.c; rc=$$?; [ $$rc -le 1 ]
+	$(BIN)/omp-lsp --check examples --exclude 'mistakes.*'
+	@echo "== examples/mistakes.c and mistakes.f90 (expect findings) =="
+	@$(BIN)/omp-lsp --check examples/mistakes.c examples/mistakes.f90; rc=$$?; [ $$rc -le 1 ]
 
 bench: venv toolchains
 	$(BIN)/python bench/check_speed.py

@@ -187,7 +187,7 @@ def test_examples_are_checked(tmp_path: Path) -> None:
     doc = json.loads(r.stdout)
     assert doc["files_checked"] >= 4
     flagged = {Path(d["file"]).name for d in doc["diagnostics"]}
-    assert flagged == {"mistakes.c"}, doc["diagnostics"]
+    assert flagged == {"mistakes.c", "mistakes.f90"}, doc["diagnostics"]
 
 
 def test_check_does_not_import_the_server_stack(tree: Path) -> None:

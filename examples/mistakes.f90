@@ -1,0 +1,54 @@
+! mistakes.f90: Fortran declare target mistakes. Each faulty line carries the diagnostic
+! omp-lsp reports for it (`! expect: OMPxxx`). flang-22 reports some of them; the others
+! (OMP153, OMP163) only show up as a wrong device image or a failed device link.
+module field
+  implicit none
+  real :: grid(100)
+  real :: alias(100)
+  equivalence (grid(1), alias(1))
+  type :: cell
+    real :: value
+  end type cell
+  type(cell) :: origin
+  real :: weights(8)
+  ! 1. A variable that shares storage through EQUIVALENCE (OMP161).
+  !$omp declare target(alias) ! expect: OMP161
+  ! 2. A structure component instead of the whole variable (OMP157; quick fix: name 'origin').
+  !$omp declare target(origin%value) ! expect: OMP157
+  ! 3. An array element instead of the whole array (OMP157).
+  !$omp declare target(weights(1)) ! expect: OMP157
+contains
+  subroutine smooth(n, a)
+    integer, intent(in) :: n
+    real, intent(inout) :: a(n)
+    real :: scratch(100)
+    integer :: i
+    ! 4. A local variable without SAVE (OMP162): it does not outlive a call, so it cannot be
+    !    mapped for all device executions. `real, save :: scratch(100)` would do.
+    !$omp declare target(scratch) ! expect: OMP162
+    !$omp declare target to(smooth) device_type(nohost)
+    do i = 2, n - 1
+      scratch(i) = (a(i - 1) + a(i) + a(i + 1)) / 3.0
+    end do
+    a(2:n - 1) = scratch(2:n - 1)
+  contains
+    subroutine clamp(x)
+      real, intent(inout) :: x
+      ! 5. A directive in an internal procedure whose host has device_type (OMP163): the host's
+      !    device_type already applies to it.
+      !$omp declare target ! expect: OMP163
+      x = max(0.0, x)
+    end subroutine clamp
+  end subroutine smooth
+
+  subroutine relax(x)
+    real, intent(inout) :: x
+    x = 0.5 * x
+  end subroutine relax
+
+  ! 6. A procedure named outside its own specification part (OMP153): the directive belongs in
+  !    relax itself.
+  subroutine driver()
+    !$omp declare target(relax) ! expect: OMP153
+  end subroutine driver
+end module field
