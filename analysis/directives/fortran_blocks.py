@@ -37,62 +37,73 @@ _FREE_LABEL = re.compile(rb"[ \t]*(\d{1,5})[ \t]+")
 
 def statements(src: bytes, fixed: bool) -> list[Statement]:
     """Code statements (directive and comment lines skipped), continuations joined."""
+    return _fixed_statements(src) if fixed else _free_statements(src)
+
+
+def _free_statements(src: bytes) -> list[Statement]:
     out: list[Statement] = []
     parts: list[bytes] = []
     start = end = 0
     label = b""
-    continuing = False  # free form: the previous line ended with '&'
-    pos = 0
-    n = len(src)
-    while pos <= n:
-        e = src.find(b"\n", pos)
-        e = n if e < 0 else e
-        line = src[pos:e].rstrip(b"\r")
-        line_start = pos
-        pos = e + 1
-        if fixed:
-            if not line.strip() or line[:1] in b"cC*!" or line[:1] == b"#":
-                if pos > n:
-                    break
-                continue
-            code = line[6:72]
-            cut = split_fortran_comment(code)
-            code = code[:cut].rstrip()
-            if line[5:6] not in (b"", b" ", b"0", b"\t") and parts:
-                parts.append(code)
-                end = line_start + 6 + len(code)
-            else:
-                if parts:
-                    out.append(Statement(start, end, label, b" ".join(parts).lower()))
-                parts = [code]
-                label = line[:5].strip()
-                start = line_start + 6 + (len(code) - len(code.lstrip()))
-                end = line_start + 6 + len(code)
+    continuing = False  # the previous line ended with '&'
+    line_start = 0
+    for line in src.split(b"\n"):
+        here = line_start
+        line_start += len(line) + 1
+        bang = line.find(b"!")
+        if bang >= 0:  # cut a trailing comment (the common case has no quote before the '!')
+            body = line[:bang] if b"'" not in line[:bang] and b'"' not in line[:bang] else \
+                line[:split_fortran_comment(line)]
         else:
-            body = line[:split_fortran_comment(line)].rstrip()
-            stripped = body.lstrip()
-            if not stripped or stripped[:1] == b"#":
-                if pos > n:
-                    break
-                continue
-            indent = len(body) - len(stripped)
-            if continuing:
-                piece = stripped[1:] if stripped[:1] == b"&" else stripped
-                parts.append(piece)
-            else:
-                if parts:
-                    out.append(Statement(start, end, label, b" ".join(parts).lower()))
-                m = _FREE_LABEL.match(body)
-                label = m.group(1) if m else b""
-                code = body[m.end():] if m else stripped
-                parts = [code]
-                start = line_start + (m.end() if m else indent)
-            continuing = body.endswith(b"&")
-            if continuing:
-                parts[-1] = parts[-1][:-1]
-            end = line_start + len(body)
-        if pos > n:
-            break
+            body = line
+        body = body.rstrip()  # also drops a '\r'
+        if not body:
+            continue
+        stripped = body.lstrip()
+        if stripped[:1] == b"#":
+            continue
+        if continuing:
+            parts.append(stripped[1:] if stripped[:1] == b"&" else stripped)
+        else:
+            if parts:
+                out.append(Statement(start, end, label, b" ".join(parts).lower()))
+            m = _FREE_LABEL.match(body) if stripped[:1].isdigit() else None
+            label = m.group(1) if m else b""
+            parts = [body[m.end():] if m else stripped]
+            start = here + (m.end() if m else len(body) - len(stripped))
+        continuing = body[-1:] == b"&"
+        if continuing:
+            parts[-1] = parts[-1][:-1]
+        end = here + len(body)
+    if parts:
+        out.append(Statement(start, end, label, b" ".join(parts).lower()))
+    return out
+
+
+def _fixed_statements(src: bytes) -> list[Statement]:
+    out: list[Statement] = []
+    parts: list[bytes] = []
+    start = end = 0
+    label = b""
+    line_start = 0
+    for raw in src.split(b"\n"):
+        here = line_start
+        line_start += len(raw) + 1
+        line = raw.rstrip(b"\r")
+        if not line.strip() or line[:1] in b"cC*!" or line[:1] == b"#":
+            continue
+        code = line[6:72]
+        code = code[:split_fortran_comment(code)].rstrip()
+        if line[5:6] not in (b"", b" ", b"0", b"\t") and parts:
+            parts.append(code)
+            end = here + 6 + len(code)
+        else:
+            if parts:
+                out.append(Statement(start, end, label, b" ".join(parts).lower()))
+            parts = [code]
+            label = line[:5].strip()
+            start = here + 6 + (len(code) - len(code.lstrip()))
+            end = here + 6 + len(code)
     if parts:
         out.append(Statement(start, end, label, b" ".join(parts).lower()))
     return out
