@@ -31,6 +31,7 @@ PROCEDURE = "procedure"              # Fortran procedure declaration statement /
 ENTRY = "entry"
 STATEMENT_FUNCTION = "statement function"
 MODULE = "module"
+FIELD = "field"                      # C++ non-static data member (hides globals inside member functions)
 PROCEDURE_KINDS = frozenset({FUNCTION, GENERIC, PROCEDURE_POINTER, PROCEDURE, ENTRY, STATEMENT_FUNCTION})
 
 # Storage durations of variables.

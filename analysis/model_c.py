@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from .model import (
     AUTOMATIC,
+    FIELD,
     FUNCTION,
     NAMESPACE,
     STATIC,
@@ -310,7 +311,10 @@ class _Builder:
                                        linkage=self.linkage(node, scope, specs), qualified=qualified))
                 continue
             if field and "static" not in specs:
-                continue  # non-static data members are not variables of their own
+                # a non-static data member: not a variable of its own, but it hides globals of
+                # the same name inside the class's member functions
+                self.add(scope, Symbol(name, name, FIELD, span, name_span, scope, qualified=qualified))
+                continue
             self.add(scope, Symbol(name, name, VARIABLE, span, name_span, scope,
                                    definition="extern" not in specs or initialized,
                                    storage=self.storage(scope, specs), specifiers=specs,

@@ -4,6 +4,7 @@ from __future__ import annotations
 from omp_lsp.analysis import Document, Language, analyze
 from omp_lsp.analysis.model import (
     AUTOMATIC,
+    FIELD,
     FUNCTION,
     NAMESPACE,
     STATIC,
@@ -82,7 +83,8 @@ def test_classes_completeness_and_polymorphism() -> None:
     assert one(m, "Body", TYPE).polymorphic and one(m, "Rock", TYPE).polymorphic  # inherited
     count = one(m, "count")  # static data member: a variable; `x` is a field, not a variable
     assert count.storage == STATIC and count.scope.kind == "class"
-    assert m.named("x") == []
+    [x] = m.named("x")
+    assert x.kind == FIELD and x.scope.kind == "class"  # a member: it only hides globals in the class
     assert one(m, "fwd").complete is False  # only forward-declared in the file
     assert one(m, "Fwd_t", TYPE)
 

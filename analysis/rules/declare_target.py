@@ -412,6 +412,9 @@ def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
                           "its first use", mark.span, related=[Related(use, "first used here")])
 
 
+_NON_LOCAL = frozenset({"file", "namespace", "class"})
+
+
 def _first_use(ctx: FileContext, model: FileModel, s: Symbol, span: Span) -> Span | None:
     tree = ctx.document.tree
     assert tree is not None
@@ -431,7 +434,10 @@ def _first_use(ctx: FileContext, model: FileModel, s: Symbol, span: Span) -> Spa
         if parent.type == "field_expression" and parent.child_by_field_name("field") == node:
             continue
         hits = model.visible(s.key, start)
-        if hits and hits[0] is s or (hits and hits[0].kind == s.kind and hits[0].qualified == s.qualified):
+        # the same declaration, or a redeclaration of it (prototype, definition) in a non-local scope;
+        # a local, parameter or member of the same name is another entity
+        if hits and (hits[0] is s or (hits[0].kind == s.kind and hits[0].qualified == s.qualified
+                                      and hits[0].scope.kind in _NON_LOCAL and s.scope.kind in _NON_LOCAL)):
             return (start, end)
     return None
 
