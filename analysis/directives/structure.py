@@ -45,9 +45,19 @@ def _set_extents(self: Structure, value: dict[int, Span]) -> None:
 Structure.extents = property(_extents, _set_extents)  # type: ignore[assignment]
 
 
+_REGION_CLAUSES = frozenset({"indirect", "device_type"})
+
+
 def is_delimited_declare_target(d: Directive) -> bool:
-    """The clause-less `declare target` that opens a region in C/C++ (5.0/5.1 form)."""
-    return d.name == "declare target" and not d.clauses and d.argument is None
+    """A C/C++ `declare target` (not `begin`) that opens a region: the clause-less 5.0/5.1 form,
+    or `declare target indirect [device_type(...)]`, which clang (and LLVM's own tests) read as
+    the start of a region although the grammar has only `begin declare target indirect`."""
+    if d.name != "declare target" or d.argument is not None:
+        return False
+    if not d.clauses:
+        return True
+    names = {c.name for c in d.clauses}
+    return "indirect" in names and names <= _REGION_CLAUSES
 
 
 def association(d: Directive) -> str | None:

@@ -46,11 +46,16 @@ def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
                 yield Finding("OMP007", f"the '{clause.name}' clause of '{d.name}' is deprecated since OpenMP "
                               f"{version // 10}.{version % 10}; use '{new}'", clause.name_span, Severity.WARNING,
                               fixes=[Fix(f"Rename to '{new}'", ((clause.name_span, new),))])
-        if (ctx.version >= 52 and not ctx.document.language.is_fortran and not d.raw.in_macro
-                and is_delimited_declare_target(d)):
+        if ctx.document.language.is_fortran or d.raw.in_macro or not is_delimited_declare_target(d):
+            continue
+        fix = Fix("Change to 'begin declare target'", ((d.name_span, "begin declare target"),))
+        if d.clauses:
+            yield Finding("OMP007", "'declare target indirect' opening a region is not OpenMP syntax (clang accepts "
+                          "it, gcc does not); use 'begin declare target indirect'", d.name_span, Severity.WARNING,
+                          fixes=[fix])
+        elif ctx.version >= 52:
             yield Finding("OMP007", "the clause-less delimited 'declare target' is deprecated since OpenMP 5.2; "
-                          "use 'begin declare target'", d.name_span, Severity.WARNING,
-                          fixes=[Fix("Change to 'begin declare target'", ((d.name_span, "begin declare target"),))])
+                          "use 'begin declare target'", d.name_span, Severity.WARNING, fixes=[fix])
 
 
 @rule("OMP008")
