@@ -273,8 +273,12 @@ def compilations(tmp_path_factory: pytest.TempPathFactory) -> dict[Path, Compila
     available = {c for c in (CLANG, FLANG) if shutil.which(c) is not None}
     jobs = [p for p in COMPILED if _compiler_for(p) in available]
 
+    # One directory per file, made here before the threads start: pytest's mktemp creates its base
+    # directory on first use and is not safe to call from several threads at once.
+    folders = {path: tmp_path_factory.mktemp(path.stem) for path in jobs}
+
     def run(path: Path) -> Compilation:
-        return _compile(path, tmp_path_factory.mktemp(path.stem))
+        return _compile(path, folders[path])
 
     with ThreadPoolExecutor(max_workers=min(16, (os.cpu_count() or 2) * 2)) as pool:
         return dict(zip(jobs, pool.map(run, jobs)))

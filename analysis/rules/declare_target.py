@@ -329,16 +329,23 @@ def automatic_variable(ctx: FileContext) -> Iterator[Finding]:
 
 _C_CONSTANT_WORDS = frozenset({"true", "false", "sizeof", "alignof", "_Alignof", "int", "char", "long", "short",
                                "unsigned", "signed", "bool", "_Bool", "nullptr", "NULL"})
+_NOT_LOGICAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eEdD][+-]?\d+)?(?:_\w+)?|'[^']*'|\"[^\"]*\"")
 _F_LOGICALS = re.compile(r"\.(?:true|false|and|or|not|eqv|neqv|eq|ne|lt|le|gt|ge)\.", re.IGNORECASE)
 
 
 @rule("OMP115")
 def indirect_not_constant(ctx: FileContext) -> Iterator[Finding]:
-    for i, d in enumerate(ctx.directives):
+    fortran = ctx.document.language.is_fortran
+    for d in ctx.directives:
         if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET) or d.uses_macros:
             continue
         c = d.clause("indirect")
         if c is None or c.expr is None:
+            continue
+        if fortran and _NOT_LOGICAL.fullmatch(c.expr.text.strip()):
+            # Fortran has no integer truth values: 1, 5.5 or "abs" is not a logical expression
+            yield Finding("OMP115", f"the argument of 'indirect' must be a constant logical expression such as "
+                          f".true.; '{c.expr.text.strip()}' is not logical", c.expr.span)
             continue
         culprit = _non_constant(ctx, c, d)
         if culprit is not None:
