@@ -5,6 +5,7 @@ import re
 
 from .diagnostics import SUPERSEDES, Finding
 from .fixes import tidy
+from .directives.conditions import inactive
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import extract
@@ -37,7 +38,12 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
     # Files without "omp" have no directive: their tree is never needed.
     tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
     macros = defined_macros(document.source) if not document.language.is_fortran else frozenset()
-    for raw in extract(document.source, document.language, tree):
+    raws = extract(document.source, document.language, tree)
+    if tree is not None and b"_OPENMP" in document.source:
+        # a compiler never sees a branch that `#if _OPENMP >= ...` rules out for this version
+        skipped = inactive(tree, [r.span[0] for r in raws], options.openmp_version)
+        raws = [r for r in raws if r.span[0] not in skipped]
+    for raw in raws:
         try:
             directive, problems = parse_directive(raw, document.language, options.openmp_version, macros)
         except Exception as err:  # a parser bug must not hide the rest of the file
