@@ -13,7 +13,8 @@ C_PIECES = [
     "void f(void);", "void f(int a) { int q; f(q); }", "template <class T> T g(T v) { return v; }",
     "namespace n {", "}", "class C { virtual void m(); static int k; };", "auto l = [=](){ return x; };",
     "import m;", "export int e();", "#pragma omp threadprivate(x)", "using namespace n;", "::", "{", ";",
-    "#pragma omp target\n", "x = 1;", "#ifdef X\n", "#else\n", "#endif\n", "\\\n", "/*", "*/", "é",
+    "#pragma omp target\n", "x = 1;", "#ifdef X\n", "#else\n", "#endif\n", "#if _OPENMP >= 202111\n",
+    "#elif defined(_OPENMP) && !(_OPENMP < 0x10)\n", "#ifndef _OPENMP\n", "\\\n", "/*", "*/", "é",
 ]
 F_PIECES = [
     "!$omp declare target", "(x)", "(/c/)", "(//)", " to(f)", " link(x)", " device_type(host)", " indirect",
