@@ -174,6 +174,11 @@ def procedure_outside_its_specification_part(ctx: FileContext) -> Iterator[Findi
         if scope.kind in SUBPROGRAMS and own is not None and own.key == key and _in_spec(scope, item.span[0]):
             continue
         target = symbols[0]
+        if target.scope is scope and target.definition:
+            # Named from its host (a module naming its module procedure, a program or subprogram naming
+            # its internal procedure): 5.1 asks for the procedure's own specification part, but flang,
+            # gfortran and the OpenMP validation suite accept this form, so it is not reported.
+            continue
         yield Finding(
             "OMP153",
             f"'{item.text}' is a procedure: a declare target directive naming it must be in the specification "
