@@ -283,9 +283,10 @@ class _Parse:
         if longer is not None:
             return longer
         if underscores and self.version < 60:
+            # a warning: compilers accept the 6.0 spelling in older modes (clang: -Wopenmp-future)
             self.report("OMP007", f"directive names spelled with underscores need OpenMP 6.0; "
                         f"the selected version is {version_text(self.version)}: write '{spec.name}'", name_span,
-                        fixes=[Fix(f"Change to '{spec.name}'", ((name_span, spec.name),))])
+                        Severity.WARNING, fixes=[Fix(f"Change to '{spec.name}'", ((name_span, spec.name),))])
         if not allowed_in(spec.since, self.version):
             self.directive_not_in_version = True
             self.report("OMP007", f"'{spec.name}' is an {_since_text(spec.since)} directive; "
