@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from .records import dataclass, field
+from .records import dataclass, deferred, field
 from .syntax import Language, Span
 
 if TYPE_CHECKING:
@@ -83,18 +83,7 @@ class Symbol:
         return f"Symbol({self.kind} {self.name!r} @{self.name_span[0]})"
 
 
-def _params(self: Symbol) -> tuple[tuple[str, str], ...]:
-    value = self.__dict__["params"]
-    if callable(value):  # a builder may defer reading parameter types until someone asks
-        value = self.__dict__["params"] = value()
-    return value
-
-
-def _set_params(self: Symbol, value: tuple[tuple[str, str], ...]) -> None:
-    self.__dict__["params"] = value
-
-
-Symbol.params = property(_params, _set_params)  # type: ignore[assignment]
+deferred(Symbol, "params")  # a builder may defer reading parameter types until someone asks
 
 
 @dataclass(eq=False)

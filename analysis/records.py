@@ -116,3 +116,21 @@ def dataclass(cls: type | None = None, *, frozen: bool = False, eq: bool = True)
     if cls is None:
         return lambda c: _build(c, frozen, eq)
     return _build(cls, frozen, eq)
+
+
+def deferred(cls: type, name: str) -> None:
+    """Let a record field hold a zero-argument function that computes its value on first read.
+
+    Builders use it for values most readers never ask for (C construct extents, parameter
+    types); the value replaces the function in the record once computed.
+    """
+    def get(self: Any) -> Any:
+        value = self.__dict__[name]
+        if callable(value):
+            value = self.__dict__[name] = value()
+        return value
+
+    def set_(self: Any, value: Any) -> None:
+        self.__dict__[name] = value
+
+    setattr(cls, name, property(get, set_))

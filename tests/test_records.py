@@ -50,3 +50,19 @@ def test_replace_and_fields() -> None:
     with pytest.raises(ValueError):
         replace(p, x=-2)  # __post_init__ runs again
     assert [(f.name, f.type) for f in fields(Item)] == [("name", "str"), ("tags", "list[str]"), ("count", "int")]
+
+
+def test_deferred_field_is_computed_once_on_first_read() -> None:
+    from omp_lsp.analysis.records import dataclass, deferred
+
+    @dataclass
+    class R:
+        value: int = 0
+
+    deferred(R, "value")
+    calls = []
+    r = R(lambda: calls.append(1) or 42)
+    assert calls == []
+    assert r.value == 42 and r.value == 42 and calls == [1]
+    r.value = 7
+    assert r.value == 7 and R(3).value == 3

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from ..records import dataclass, field
+from ..records import dataclass, deferred, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Finding, Fix
@@ -31,18 +31,7 @@ class Structure:
     statements: list[Statement] | None = None                # Fortran: the statement scanner's result
 
 
-def _extents(self: Structure) -> dict[int, Span]:
-    value = self.__dict__["extents"]
-    if callable(value):  # C extents need a walk of the tree: done when a rule first asks
-        value = self.__dict__["extents"] = value()
-    return value
-
-
-def _set_extents(self: Structure, value: dict[int, Span]) -> None:
-    self.__dict__["extents"] = value
-
-
-Structure.extents = property(_extents, _set_extents)  # type: ignore[assignment]
+deferred(Structure, "extents")  # C extents need a walk of the tree: done when a rule first asks
 
 
 _REGION_CLAUSES = frozenset({"indirect", "device_type"})
