@@ -174,6 +174,7 @@ class FileModel:
         self._by_key: dict[str, list[Symbol]] | None = None
         self._references: list[Reference] = []
         self.reference_builder: Callable[[], list[Reference]] | None = None
+        self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
 
     @property
     def references(self) -> list[Reference]:
@@ -222,6 +223,11 @@ class FileModel:
                 found.extend(hits)
                 break
         return found
+
+    def first_use(self, symbol: Symbol, span: Span) -> Span | None:
+        """The first use of `symbol` (not a redeclaration, nor another entity of the same name)
+        inside `span`, or None when there is none or the builder cannot tell."""
+        return self.use_finder(symbol, span) if self.use_finder is not None else None
 
     def key_of(self, name: str) -> str:
         return name.lower() if self.language.is_fortran else name

@@ -145,6 +145,7 @@ class _Builder:
         self.finish()
         self.model.module_statements = list(self.module_statements(root))
         self.model.reference_builder = self.references
+        self.model.use_finder = self.first_use
         return self.model
 
     # -- file, namespace and class scope: a walk over the few nodes there -----------------
@@ -579,16 +580,11 @@ class _Builder:
 
     def references_in(self, node: tree_sitter.Node, scope: Scope | None) -> Iterator[Reference]:
         for ident in _identifiers(self.language, node):
+            if not _is_use(ident):
+                continue
             parent = ident.parent
-            if parent is None:
-                continue
+            assert parent is not None
             pt = parent.type
-            if pt in _DECLARATOR_PARENTS and parent.child_by_field_name("declarator") == ident:
-                continue
-            if pt == "qualified_identifier" and parent.child_by_field_name("name") != ident:
-                continue
-            if pt in ("field_expression",) and parent.child_by_field_name("field") == ident:
-                continue
             call_node = parent.parent if pt == "qualified_identifier" else parent
             is_call = call_node is not None and call_node.type == "call_expression" and \
                 call_node.child_by_field_name("function") in (ident, parent)
@@ -596,6 +592,21 @@ class _Builder:
             start = ident.start_byte
             where = scope if scope is not None else self.model.scope_at(start)
             yield Reference(name, name, (start, ident.end_byte), where, is_call, self.target_at(start))
+
+    def first_use(self, symbol: Symbol, span: Span) -> Span | None:
+        """FileModel.first_use: a plain search for the name, each hit checked in the tree."""
+        tree = self.doc.tree
+        if tree is None:
+            return None
+        root = tree.root_node
+        for start, end in _word_occurrences(self.src, symbol.name.encode(), span):
+            node = root.descendant_for_byte_range(start, end)
+            if node is None or node.type != "identifier" or not _is_use(node):
+                continue
+            hits = self.model.visible(symbol.key, start)
+            if hits and _same_entity(hits[0], symbol):
+                return (start, end)
+        return None
 
     def target_at(self, offset: int) -> int | None:
         """The innermost target region holding `offset` (directive index), or None."""
@@ -626,6 +637,49 @@ class _Builder:
 _DECLARATOR_PARENTS = frozenset({"init_declarator", "pointer_declarator", "array_declarator", "function_declarator",
                                  "reference_declarator", "parenthesized_declarator", "declaration",
                                  "parameter_declaration", "field_declaration"})
+
+def _is_use(ident: tree_sitter.Node) -> bool:
+    """An identifier that uses a name: not one that declares it (`int x`, `int S::x = 0`), a
+    member after `.`/`->`, or the scope part of a qualified name."""
+    parent = ident.parent
+    if parent is None:
+        return False
+    if parent.type == "qualified_identifier" and parent.child_by_field_name("name") != ident:
+        return False
+    if parent.type == "field_expression" and parent.child_by_field_name("field") == ident:
+        return False
+    node = ident
+    while node.parent is not None and node.parent.type == "qualified_identifier":
+        node = node.parent
+    outer = node.parent
+    return outer is not None and not (outer.type in _DECLARATOR_PARENTS
+                                      and outer.child_by_field_name("declarator") == node)
+
+
+_NON_LOCAL = frozenset({"file", "namespace", "class"})
+
+
+def _same_entity(found: Symbol, symbol: Symbol) -> bool:
+    """The same declaration, or a redeclaration of it (prototype, definition) outside any function;
+    a local, parameter or member of the same name is another entity."""
+    return found is symbol or (found.kind == symbol.kind and found.qualified == symbol.qualified
+                               and found.scope.kind in _NON_LOCAL and symbol.scope.kind in _NON_LOCAL)
+
+
+def _word_occurrences(src: bytes, word: bytes, span: Span) -> Iterator[Span]:
+    """Whole-word occurrences of `word` in src[span] (a plain search: no regex to compile per name)."""
+    at, stop = span
+    while True:
+        at = src.find(word, at, stop)
+        if at < 0:
+            return
+        end = at + len(word)
+        before = src[at - 1:at]
+        after = src[end:end + 1]
+        if not (before.isalnum() or before in (b"_", b".")) and not (after.isalnum() or after == b"_"):
+            yield (at, end)
+        at = end
+
 
 _ident_queries: dict[Language, tree_sitter.Query] = {}
 

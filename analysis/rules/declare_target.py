@@ -28,7 +28,7 @@ from ..model import (
     FileModel,
     Symbol,
 )
-from ..syntax import Language, Span
+from ..syntax import Language
 from . import FileContext, rule
 
 
@@ -400,9 +400,6 @@ def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language.is_fortran or not ctx.has_declare_target:
         return
     model = ctx.model
-    tree = ctx.document.tree
-    if tree is None:
-        return
     done: set[int] = set()
     for mark in _marks(ctx):
         if mark.item is None or not mark.symbols or id(mark.symbols[0]) in done:
@@ -412,53 +409,8 @@ def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
         done.add(id(s))
         if any(m.directive < mark.directive for m in ctx.binding.of(s)):
             continue  # already marked earlier: this directive only repeats it
-        use = _first_use(ctx, model, s, (s.name_span[1], d.span[0]))
+        use = model.first_use(s, (s.name_span[1], d.span[0]))
         if use is not None:
             yield Finding("OMP117", f"'{s.name}' is used before this declare target directive marks it; the use "
                           "may not see the device version (clang: may lead to incorrect results); mark it before "
                           "its first use", mark.span, related=[Related(use, "first used here")])
-
-
-_NON_LOCAL = frozenset({"file", "namespace", "class"})
-
-
-def _first_use(ctx: FileContext, model: FileModel, s: Symbol, span: Span) -> Span | None:
-    tree = ctx.document.tree
-    assert tree is not None
-    for start, end in _word_occurrences(ctx.document.source, s.name.encode(), span):
-        node = tree.root_node.descendant_for_byte_range(start, end)
-        if node is None or node.type != "identifier" or node.parent is None:
-            continue
-        while node.parent is not None and node.parent.type == "qualified_identifier":
-            node = node.parent  # `int S::x = 0;` declares S::x: look at the whole name
-        parent = node.parent
-        if parent is None:
-            continue
-        if parent.type in ("init_declarator", "pointer_declarator", "array_declarator", "function_declarator",
-                           "declaration", "parameter_declaration", "reference_declarator",
-                           "parenthesized_declarator") and parent.child_by_field_name("declarator") == node:
-            continue  # a redeclaration, not a use
-        if parent.type == "field_expression" and parent.child_by_field_name("field") == node:
-            continue
-        hits = model.visible(s.key, start)
-        # the same declaration, or a redeclaration of it (prototype, definition) in a non-local scope;
-        # a local, parameter or member of the same name is another entity
-        if hits and (hits[0] is s or (hits[0].kind == s.kind and hits[0].qualified == s.qualified
-                                      and hits[0].scope.kind in _NON_LOCAL and s.scope.kind in _NON_LOCAL)):
-            return (start, end)
-    return None
-
-
-def _word_occurrences(src: bytes, word: bytes, span: Span) -> Iterator[Span]:
-    """Whole-word occurrences of `word` in src[span] (a plain search: no regex to compile per name)."""
-    at, stop = span
-    while True:
-        at = src.find(word, at, stop)
-        if at < 0:
-            return
-        end = at + len(word)
-        before = src[at - 1:at]
-        after = src[end:end + 1]
-        if not (before.isalnum() or before in (b"_", b".")) and not (after.isalnum() or after == b"_"):
-            yield (at, end)
-        at = end
