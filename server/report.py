@@ -84,8 +84,9 @@ def _json_diagnostic(c: CheckedFile, f: Finding, files: dict[str, LineIndex]) ->
 
 def write_json(checked: list[CheckedFile], out: TextIO) -> None:
     import json  # json and SARIF only: the default gcc format starts faster without it
+    files = _line_indexes(checked)
     doc = {"version": 1, "files_checked": len(checked),
-           "diagnostics": [_json_diagnostic(c, f, _line_indexes(checked)) for c, f in _findings(checked)]}
+           "diagnostics": [_json_diagnostic(c, f, files) for c, f in _findings(checked)]}
     json.dump(doc, out, indent=2)
     out.write("\n")
 

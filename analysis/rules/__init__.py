@@ -6,13 +6,13 @@ inside one becomes an internal error for that rule and file, and the rest still 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Callable, Iterable, Iterator
-
-from ..records import dataclass, field
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from ..diagnostics import CATALOGUE, Finding
 from ..directives.nodes import Directive
 from ..directives.structure import Structure
+from ..records import dataclass, field
 from ..syntax import Document
 
 if TYPE_CHECKING:
@@ -37,7 +37,7 @@ class FileContext:
         self._binding: Binding | None = None
 
     @property
-    def model(self) -> "FileModel":
+    def model(self) -> FileModel:
         """The program model, built on first use (files whose rules never ask pay nothing)."""
         if self._model is None:
             from ..model import build_model
@@ -45,7 +45,7 @@ class FileContext:
         return self._model
 
     @property
-    def binding(self) -> "Binding":
+    def binding(self) -> Binding:
         """Every declare target directive resolved to the declarations it names."""
         if self._binding is None:
             from ..declare_target import bind
@@ -54,7 +54,12 @@ class FileContext:
 
     @property
     def has_declare_target(self) -> bool:
-        return any(d.name in ("declare target", "begin declare target") for d in self.directives)
+        """Whether any declare target directive is present (asked by every declare target rule)."""
+        found = self.__dict__.get("_has_declare_target")
+        if found is None:
+            found = self.__dict__["_has_declare_target"] = any(
+                d.name in ("declare target", "begin declare target") for d in self.directives)
+        return found
 
 
 @dataclass
