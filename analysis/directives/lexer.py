@@ -12,39 +12,31 @@ class Token(NamedTuple):
     end: int
 
 
-# One match per token: leading white space is consumed by the same match. The pattern runs
-# on the body decoded as Latin-1, so string offsets are byte offsets.
+# The token kinds in the order they are tried. The patterns run on the body decoded as Latin-1,
+# so string offsets are byte offsets.
+_KINDS = (
+    ("ident", r"[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*"),
+    ("number", r"(?:\d+(?:\.(?![A-Za-z]+\.)\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?[A-Za-z0-9_]*"),  # 1.eq.n: 1 .eq. n
+    ("string", r'"(?:[^"\\\n]|\\.)*"' + r"|'(?:[^'\\\n]|\\.)*'"),
+    ("badstring", r"[\"'].*"),
+    ("dotop", r"\.[A-Za-z]+\."),
+    ("punct", r"::|->|&&|\|\||<<|>>|<=|>=|==|!=|/=|\*\*|[-+*/%&|^~!<>=?,:;()\[\]{}.@\#]"),
+)
+_SPACE = r"[ \t\r\n\f\v]"
+
+# One match per token: leading white space is consumed by the same match.
 _TOKEN = re.compile(
-    r"""
-    [ \t\r\n\f\v]*(?:
-     (?P<ident>[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*)
-    |(?P<number>(?:\d+(?:\.(?![A-Za-z]+\.)\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?[A-Za-z0-9_]*)  # 1.eq.n: 1 .eq. n
-    |(?P<string>"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-    |(?P<badstring>["'].*)
-    |(?P<dotop>\.[A-Za-z]+\.)
-    |(?P<punct>::|->|&&|\|\||<<|>>|<=|>=|==|!=|/=|\*\*|[-+*/%&|^~!<>=?,:;()\[\]{}.@\#])
-    |(?P<other>.)
-    )|[ \t\r\n\f\v]+
-    """,
-    re.X | re.S,
+    f"{_SPACE}*(?:" + "|".join(f"(?P<{kind}>{pattern})" for kind, pattern in _KINDS)
+    + f"|(?P<other>.))|{_SPACE}+",
+    re.DOTALL,
 )
 _new_token = tuple.__new__
 
-# The same tokens as _TOKEN, one unnamed group per kind: `findall` then returns plain strings and
-# no match objects, which is most of the tokenizer's time. Offsets follow from the lengths.
+# The same tokens, one unnamed group per kind: `findall` then returns plain strings and no match
+# objects, which is most of the tokenizer's time. Offsets follow from the lengths.
 _TOKEN_GROUPS = re.compile(
-    r"""
-    ([ \t\r\n\f\v]*)(?:
-     ([A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*)
-    |((?:\d+(?:\.(?![A-Za-z]+\.)\d*)?|\.\d+)(?:[eEdD][+-]?\d+)?[A-Za-z0-9_]*)
-    |("(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')
-    |(["'].*)
-    |(\.[A-Za-z]+\.)
-    |(::|->|&&|\|\||<<|>>|<=|>=|==|!=|/=|\*\*|[-+*/%&|^~!<>=?,:;()\[\]{}.@\#])
-    |([^ \t\r\n\f\v])
-    )
-    """,
-    re.VERBOSE | re.DOTALL,
+    f"({_SPACE}*)(?:" + "|".join(f"({pattern})" for _, pattern in _KINDS) + r"|([^ \t\r\n\f\v]))",
+    re.DOTALL,
 )
 
 

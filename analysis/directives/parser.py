@@ -7,17 +7,28 @@ and OMP009 findings with the narrowest span that shows them.
 from __future__ import annotations
 
 import copy
-from ..records import dataclass, field
 from functools import lru_cache
 
 from ..diagnostics import Finding, Fix, Related, Severity
+from ..records import dataclass, field
 from ..syntax import Language, Span
 from . import tables
 from .lexer import CLOSE, OPEN, Token, tokenize
-from .nodes import (Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier, Subscript,
-                    TraitProperty, TraitSelector, TraitSet)
-from .schema import ClauseSpec, DirectiveSpec, Since, Version
+from .nodes import (
+    Clause,
+    ContextSelector,
+    Directive,
+    Expr,
+    InteropSpec,
+    ListItem,
+    Modifier,
+    Subscript,
+    TraitProperty,
+    TraitSelector,
+    TraitSet,
+)
 from .relocate import moved_directive, shifted
+from .schema import ClauseSpec, DirectiveSpec, Since, Version
 from .source import RawDirective
 
 DEFAULT_VERSION: Version = 51
@@ -133,6 +144,11 @@ def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -
 
 # ---------------------------------------------------------------- parser
 
+def looks_like_macro(word: str, macros: frozenset[str]) -> bool:
+    """A C/C++ word that may be a macro: #defined in the file, or written in capitals as macros are."""
+    return bool(word) and (word in macros or (word.isupper() and word.replace("_", "").isalnum()))
+
+
 class _Parse:
     """State for parsing one directive."""
 
@@ -160,12 +176,10 @@ class _Parse:
     def is_macro(self, word: str) -> bool:
         """C/C++ pragmas are macro-expanded: a word #defined in the file, or written in capitals
         as macros are, may stand for anything, so it is never reported as unknown."""
-        if self.fortran or not word:
+        if self.fortran or not looks_like_macro(word, self.macros):
             return False
-        if word in self.macros or (word.isupper() and word.replace("_", "").isalnum()):
-            self.saw_macro = True
-            return True
-        return False
+        self.saw_macro = True
+        return True
 
     def span(self, a: int, b: int) -> Span:
         """Source span of tokens [a, b)."""

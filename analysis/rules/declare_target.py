@@ -18,6 +18,7 @@ from ..declare_target import (
 )
 from ..diagnostics import Finding, Fix, Related
 from ..directives.nodes import Clause, Directive, ListItem
+from ..directives.parser import looks_like_macro
 from ..model import (
     AUTOMATIC,
     FUNCTION,
@@ -289,7 +290,7 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
         if item is None or item.name is None or "::" in item.name:
             continue
         d = ctx.directives[mark.directive]
-        if d.uses_macros or d.raw.in_macro or _is_macro_like(item.name, ctx):
+        if d.uses_macros or d.raw.in_macro or item.name in ctx.macros:
             continue
         if mark.symbols:
             if all(s.kind == TYPE for s in mark.symbols):
@@ -303,10 +304,6 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
                           "the declaration", mark.span, related=[Related(later[0].name_span, "declared here")])
         else:
             yield Finding("OMP113", f"'{item.name}' is not declared", mark.span)
-
-
-def _is_macro_like(name: str, ctx: FileContext) -> bool:
-    return name in ctx.macros
 
 
 @rule("OMP114")
@@ -363,7 +360,7 @@ def _non_constant(ctx: FileContext, c: Clause, d: Directive) -> Symbol | None:
         text = _F_LOGICALS.sub(" ", text)
     model = ctx.model
     for word in re.findall(r"[A-Za-z_]\w*", text):
-        if not fortran and (word in _C_CONSTANT_WORDS or _is_macro_like(word, ctx) or word.isupper()):
+        if not fortran and (word in _C_CONSTANT_WORDS or looks_like_macro(word, ctx.macros)):
             continue
         hits = model.visible(model.key_of(word), d.span[0], before=not fortran)
         if not hits:
