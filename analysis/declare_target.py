@@ -79,9 +79,6 @@ class Binding:
             self._of = index
         return self._of.get(id(symbol), [])
 
-    def explicit_in(self, directive: int) -> list[Mark]:
-        return [m for m in self.marks if m.directive == directive and m.explicit]
-
 
 def device_type_of(d: Directive) -> tuple[str, bool]:
     c = d.clause("device_type")

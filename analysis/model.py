@@ -40,8 +40,7 @@ AUTOMATIC = "automatic"
 THREAD = "thread"
 
 # Scope kinds. C/C++: file, namespace, class, function, block, lambda.
-# Fortran: file, program, module, submodule, subroutine, function, block data, interface, type.
-FORTRAN_SUBPROGRAMS = frozenset({"subroutine", "function"})
+# Fortran: file, program, module, submodule, subroutine, function, block data, interface, type, block.
 
 
 @dataclass(eq=False)
@@ -70,10 +69,6 @@ class Symbol:
     common: str | None = None              # Fortran: the common block holding the variable ("" = blank)
     equivalenced: bool = False             # Fortran: appears in an EQUIVALENCE statement
     qualified: str = ""                    # C++: ns::Class::name; Fortran: module::name
-
-    @property
-    def is_variable(self) -> bool:
-        return self.kind == VARIABLE
 
     @property
     def is_procedure(self) -> bool:
@@ -274,9 +269,6 @@ def _child_at(scope: Scope, offset: int) -> Scope | None:
             return None
         i -= 1
     return None
-
-
-TARGET_REGION_NAMES = ("target", "target ")   # `target` and combined forms starting with it
 
 
 def is_target_region(d: Directive) -> bool:
