@@ -83,6 +83,7 @@ def _captures(language: Language, node: tree_sitter.Node) -> list[tuple[str, tre
     return out
 
 
+_MODULE_WORD = re.compile(rb"(?:import|module|export)(?![A-Za-z0-9_:])")
 _TRANSPARENT = frozenset({"declaration_list", "field_declaration_list", "preproc_if", "preproc_ifdef",
                           "preproc_else", "preproc_elif", "preproc_elifdef"})
 _PARAMETER = frozenset({"dummy"})  # as Fortran calls a procedure's parameters
@@ -110,6 +111,8 @@ class _Builder:
         self.typedef_tag: dict[str, str] = {}    # typedef name -> struct tag it names
         self.polymorphic: set[str] = set()       # class names with virtual members
         self.prefixes: dict[int, str] = {}        # scope id -> "ns::Class::"
+        self.modules_possible = document.language is Language.CPP and any(
+            word in self.src for word in (b"import", b"export", b"module"))
         self.c_linkage: list[Span] = []           # extern "C" { ... } blocks
         self._targets: list[tuple[int, int, int]] | None = None   # (start, end, directive index)
         self._target_starts: list[int] = []
@@ -143,7 +146,6 @@ class _Builder:
             self.model.complete = False
         self.top(root, self.model.root, False)
         self.finish()
-        self.model.module_statements = list(self.module_statements(root))
         self.model.reference_builder = self.references
         self.model.use_finder = self.first_use
         return self.model
@@ -152,6 +154,11 @@ class _Builder:
     def top(self, node: tree_sitter.Node, scope: Scope, template: bool) -> None:
         for child in node.named_children:
             t = child.type
+            if self.modules_possible and _MODULE_WORD.match(self.src, child.start_byte):
+                # `import m;`, `module m;` and every export-declaration (`export import m;`,
+                # `export int f();`, `export { ... }`): C++20 spells module exports that way.
+                # tree-sitter-cpp has no module grammar, so the first word decides.
+                self.model.module_statements.append((child.start_byte, child.end_byte))
             if t == "function_definition":
                 self.function(child, scope, template, deferred=True)
             elif t in ("declaration", "field_declaration"):
@@ -545,16 +552,6 @@ class _Builder:
         return lam
 
     # -- C++20 modules (tree-sitter reads `import m;` as a declaration of a variable m) -----
-    def module_statements(self, root: tree_sitter.Node) -> Iterator[Span]:
-        if self.language is not Language.CPP or (b"import" not in self.src and b"export" not in self.src
-                                                 and b"module" not in self.src):
-            return
-        for node in _top_level(root):
-            # `import m;`, `module m;` and every export-declaration (`export import m;`,
-            # `export int f();`, `export { ... }`): C++20 spells module exports that way
-            if self.text(node).split(None, 1)[:1] in (["import"], ["module"], ["export"]):
-                yield (node.start_byte, node.end_byte)
-
     # -- references (lazy) -----------------------------------------------------------------
     def references(self) -> list[Reference]:
         out: list[Reference] = []
@@ -709,15 +706,6 @@ def _descendants(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
     for c in node.named_children:
         yield c
         yield from _descendants(c)
-
-
-def _top_level(root: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
-    for c in root.named_children:
-        if c.type in ("declaration_list", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif",
-                      "linkage_specification", "namespace_definition"):
-            yield from _top_level(c)
-        else:
-            yield c
 
 
 def _bases(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
