@@ -1,71 +1,18 @@
-"""omp-lsp must not miss what the reference compilers reject about declare target.
+"""omp-lsp must not miss what the reference compilers reject.
 
-For every C, C++ and Fortran fixture under tests/fixtures/declare_target/ and
-tests/fixtures/workspaces/ (recursively), run the reference compiler the way a user
+For every C, C++ and Fortran fixture under tests/fixtures/declare_target/,
+tests/fixtures/target/, tests/fixtures/declare_variant/, tests/fixtures/context_selectors/
+and tests/fixtures/workspaces/ (recursively), run the reference compiler the way a user
 would check syntax (clang-22 for C and C++, flang-22 for Fortran; `-fsyntax-only
 -fopenmp -fopenmp-version=VV` with the file's `openmp-version:` annotation, default
-5.1), collect every *error* that concerns declare target, and assert that omp-lsp has
-at least one finding on the same line. The other direction is not tested: omp-lsp
-checks many rules the compilers do not (the annotations in the fixtures are the
+5.1), collect every *error* that concerns the rules omp-lsp checks, and assert that
+omp-lsp has at least one finding on the same line. The other direction is not tested:
+omp-lsp checks many rules the compilers do not (the annotations in the fixtures are the
 specification; tests/test_fixtures.py checks those).
 
-Which errors concern declare target is decided by the message text (`_RELEVANT`),
-from what clang 22 and flang 22 actually print for the fixtures:
-
-  clang-22                                                           omp-lsp
-  'threadprivate variables cannot be used in target constructs'      OMP101 (*)
-  "'x' appears multiple times in clauses on the same declare target
-   directive"                                                        OMP103
-  "'x' must not appear in both clauses 'to' and 'link'"              OMP104 (also on
-                                                                     `link(x) to(x)` of
-                                                                     one directive: OMP103)
-  "expected at least one 'to', 'link' or 'indirect' clause"          OMP105
-  "only 'device_type(any)' clause is allowed with indirect clause"   OMP107 (also for
-                                                                     indirect(0): see below)
-  "unexpected 'to'|'link'|'enter' clause, only 'device_type',
-   'indirect' clauses expected"                                      OMP108
-  "variable captured in declare target region must appear in a to
-   clause"                                                           OMP110 (*)
-  "function name is not allowed in 'link' clause"                    OMP112
-  "use of undeclared identifier 'x'" on a declare target line        OMP113, OMP109
-  "'T' used in declare target directive is not a variable or a
-   function name"                                                    OMP113
-  "local variable 'x' should not be used in 'declare target'
-   directive"                                                        OMP114
-  "expression is not an integer/integral constant expression" on a
-   declare target line                                               OMP115
-  "'device_type(a)' does not match previously specified
-   'device_type(b)' for the same declaration"                        OMP116 (an error in
-                                                                     clang, a warning in
-                                                                     omp-lsp)
-  flang-22
-  'A THREADPRIVATE variable cannot be in TO|LINK clause',
-  'A THREADPRIVATE variable cannot appear in a DECLARE TARGET
-   directive'                                                        OMP101
-  'If the DECLARE TARGET directive has a clause, it must contain at
-   least one ENTER clause or LINK clause'                            OMP105
-  'The INDIRECT clause cannot be used without the ENTER clause ...'  none: a flang 22
-                                                                     limitation (the spec
-                                                                     allows `to` with
-                                                                     indirect), so Fortran
-                                                                     fixtures with indirect
-                                                                     use 5.2 and `enter`
-
-(*) clang reports these at the variable's declaration, not at the directive: there
-the finding may also be on a line of one of the error's notes, or be a finding with
-that code on a line that names the variable.
-
-clang's warning 'declaration marked as declare target after first use' (OMP117) is a
-warning and not checked: clang also gives it when a `threadprivate` directive names
-the variable before the declare target directive, which omp-lsp does not count as a
-use.
-
-Rules the compilers do not check at all (observed with the fixtures):
-  clang-22: OMP102 (incomplete types, polymorphic classes under 4.5), OMP106 (nohost
-            variable in link), OMP109 (reported only as 'use of undeclared identifier'
-            for overloads and templates), OMP111 (modules not tried).
-  flang-22: OMP103, OMP104, OMP106, OMP107, OMP112, OMP115, OMP116 (and the C/C++-only
-            rules do not apply). flang checks only OMP101 and OMP105 of OMP101-OMP117.
+Which errors count is decided by their message text: the patterns of
+tests/compiler_messages.py, one list per rule family, with what clang 22 and flang 22
+print for the fixtures and which omp-lsp code answers each.
 
 Markers:
   `// compiler-agreement: skip <reason>` (or `! ...`) anywhere in a file: not compiled
@@ -84,16 +31,17 @@ import re
 import shutil
 import signal
 import subprocess
-from collections.abc import Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
+from compiler_messages import RELEVANT, Pattern
 from expectations import actual, version_of
 
 ROOT = Path(__file__).resolve().parent.parent
-CORPUS_DIRS = [ROOT / "tests" / "fixtures" / "declare_target", ROOT / "tests" / "fixtures" / "workspaces"]
+CORPUS_DIRS = [ROOT / "tests" / "fixtures" / d
+               for d in ("declare_target", "target", "declare_variant", "context_selectors", "workspaces")]
 
 C_SUFFIXES = {".c"}
 CPP_SUFFIXES = {".cpp", ".cc", ".cxx", ".c++", ".C"}
@@ -109,48 +57,6 @@ TIMEOUT = 60
 
 SKIP_MARKER = re.compile(r"(?://|!)\s*compiler-agreement:\s*skip\b")
 DIFFERS_MARKER = re.compile(r"(?://|!)\s*compiler-differs:")
-
-# A declare target directive line (the generic messages count only there).
-DIRECTIVE_LINE = re.compile(
-    r"^\s*(?:#\s*pragma\s+omp\s+|.*_Pragma\s*\(\s*\"omp\s+|[!cC*]\$omp\s+)(?:begin\s+|end\s+)?declare\s+target\b",
-    re.IGNORECASE,
-)
-
-
-@dataclass(frozen=True)
-class Pattern:
-    regex: re.Pattern[str]
-    on_directive_line_only: bool = False
-    # Reported at the variable's declaration; the codes omp-lsp reports at the directive.
-    at_declaration: frozenset[str] = frozenset()
-
-
-def _p(text: str, *, directive_only: bool = False, at_declaration: Iterable[str] = ()) -> Pattern:
-    return Pattern(re.compile(text, re.IGNORECASE), directive_only, frozenset(at_declaration))
-
-
-_RELEVANT: list[Pattern] = [
-    # clang-22
-    _p(r"threadprivate variables cannot be used in target constructs", at_declaration={"OMP101"}),
-    _p(r"variable captured in declare target region must appear in a to clause", at_declaration={"OMP110"}),
-    _p(r"appears multiple times in clauses on the same declare target directive"),
-    _p(r"must not appear in both clauses 'to' and 'link'"),
-    _p(r"expected at least one 'to', 'link' or 'indirect' clause"),
-    _p(r"only 'device_type\(any\)' clause is allowed with indirect clause"),
-    _p(r"unexpected '(?:to|link|enter)' clause, only 'device_type', 'indirect' clauses expected"),
-    _p(r"function name is not allowed in 'link' clause"),
-    _p(r"used in declare target directive is not a variable or a function name"),
-    _p(r"should not be used in 'declare target' directive"),
-    _p(r"'device_type\(\w+\)' does not match previously specified 'device_type\(\w+\)'"),
-    _p(r"use of undeclared identifier", directive_only=True),
-    _p(r"is not an integ(?:er|ral) constant expression", directive_only=True),
-    # flang-22
-    _p(r"A THREADPRIVATE variable cannot (?:be in \w+ clause|appear in a DECLARE TARGET directive)"),
-    _p(r"If the DECLARE TARGET directive has a clause, it must contain at least one"),
-    _p(r"The INDIRECT clause cannot be used without the ENTER clause"),
-    # Anything else that names the directive.
-    _p(r"\bdeclare[ _]target\b"),
-]
 
 _DIAGNOSTIC = re.compile(
     r"^(?P<file>.+?):(?P<line>\d+):(?P<col>\d+):\s+(?P<severity>fatal error|error|warning|note|portability|remark):\s+(?P<message>.*)$"
@@ -288,9 +194,8 @@ def _relevant(diagnostic: Diagnostic, lines: list[str]) -> Pattern | None:
     if diagnostic.severity not in ("error", "fatal error"):
         return None
     text = lines[diagnostic.line - 1] if 0 < diagnostic.line <= len(lines) else ""
-    on_directive = bool(DIRECTIVE_LINE.match(text))
-    for pattern in _RELEVANT:
-        if pattern.regex.search(diagnostic.message) and (on_directive or not pattern.on_directive_line_only):
+    for pattern in RELEVANT:
+        if pattern.regex.search(diagnostic.message) and (pattern.line is None or pattern.line.match(text)):
             return pattern
     return None
 
@@ -343,7 +248,7 @@ def test_compiler_errors_are_reported(path: Path, compilations: dict[Path, Compi
         f"the compiler did not accept the command {compilation.command}:\n{compilation.output}")
     missed = _missed(compilation)
     assert not missed, (
-        f"{_compiler_for(path)} reports declare target errors that omp-lsp does not report on the same line "
+        f"{_compiler_for(path)} reports errors that omp-lsp does not report on the same line "
         f"({' '.join(compilation.command)}):\n" + "\n".join(missed))
 
 
