@@ -116,8 +116,12 @@ DECLARE_TARGET: list[Pattern] = [
     _p(r"\bdeclare[ _]target\b"),
 ]
 
-# Target construct (OMP2xx): see the section above for what each message maps to.
+# Target construct clauses (OMP201-OMP204, OMP207-OMP210, OMP213).
 TARGET: list[Pattern] = [
+]
+
+# Target region contents (OMP205, OMP206, OMP211, OMP212, OMP214-OMP216).
+TARGET_REGIONS: list[Pattern] = [
 ]
 
 # Declare variant (OMP3xx), C and C++.
@@ -132,4 +136,4 @@ DECLARE_VARIANT_FORTRAN: list[Pattern] = [
 CONTEXT_SELECTORS: list[Pattern] = [
 ]
 
-RELEVANT: list[Pattern] = [*DECLARE_TARGET, *TARGET, *DECLARE_VARIANT, *DECLARE_VARIANT_FORTRAN, *CONTEXT_SELECTORS]
+RELEVANT: list[Pattern] = [*DECLARE_TARGET, *TARGET, *TARGET_REGIONS, *DECLARE_VARIANT, *DECLARE_VARIANT_FORTRAN, *CONTEXT_SELECTORS]
