@@ -1108,12 +1108,14 @@ class _Parse:
             ok = (y - x >= 4 and toks[x].kind == "ident" and toks[x + 1].text == "=" and toks[x + 2].text == "{"
                   and self.close_of(x + 2, y) == y - 1)
             if not ok:
+                if y - x == 1 and toks[x].kind == "ident" and self.is_macro(toks[x].text):
+                    continue  # a macro that expands to trait sets
                 self.report("OMP004", "expected a trait set such as 'device={kind(gpu)}'", self.span(x, y))
                 continue
             trait_set = TraitSet(self.word(toks[x]), self.span(x, y), self.span(x, x + 1))
             for p, q in self.split(x + 3, y - 1, ","):
                 if p == q:
-                    if not (x + 3 == y - 1):
+                    if x + 3 != y - 1:
                         self.report("OMP004", "empty trait selector", self._gap(p))
                     continue
                 sel = self._trait_selector(p, q)
