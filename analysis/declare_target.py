@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 
 DECLARE_TARGET = "declare target"
 BEGIN_DECLARE_TARGET = "begin declare target"
-ENTER_CLAUSES = ("to", "enter")
+ENTER_CLAUSES = ("to", "enter", "local")  # 6.0 `local`: a copy of each item on every device
 DEVICE_TYPES = ("any", "host", "nohost")
 # Scopes whose declarations join a begin/end region's implicit list.
 _IMPLICIT_SCOPES = frozenset({"file", "namespace", "class"})
