@@ -325,7 +325,9 @@ def internal_procedure_in_target(ctx: FileContext) -> Iterator[Finding]:
         if scope is None or not scope.complete or scope.parent is None or not scope.parent.complete:
             continue
         if id(scope) not in host_uses:
-            host_uses[id(scope)] = _host_associated(model, scope)
+            # a declare target variable of the host exists on the device itself: using it is fine
+            host_uses[id(scope)] = [s for s in _host_associated(model, scope)
+                                    if not (ctx.has_declare_target and ctx.binding.of(s))]
         used = host_uses[id(scope)]
         if not used:
             continue
