@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -28,7 +29,9 @@ _LEVELS: tuple[tuple[str, ...], ...] = (("|",), ("^",), ("&",), ("<<", ">>"), ("
 _MAX_TOKENS = 200  # longer "constants" are not worth evaluating
 
 
-def _tokens(text: str) -> list[tuple[str, str]] | None:
+@lru_cache(maxsize=4096)
+def _tokens(text: str) -> tuple[tuple[str, str], ...] | None:
+    """The expression's tokens (cached: the same few device and thread_limit texts recur)."""
     out: list[tuple[str, str]] = []
     pos, end = 0, len(text.rstrip())
     while pos < end:
@@ -44,7 +47,7 @@ def _tokens(text: str) -> list[tuple[str, str]] | None:
             out.append(("op", m.group("op")))
         if len(out) > _MAX_TOKENS:
             return None
-    return out
+    return tuple(out)
 
 
 def _literal(text: str) -> int:
@@ -60,6 +63,18 @@ def evaluate(text: str, lookup: Callable[[str], int | None], *, fortran: bool = 
     toks = _tokens(text)
     if not toks:
         return None
+    if not any(kind == "name" for kind, _ in toks):
+        return _literal_value(text, fortran)
+    return _evaluate(toks, lookup, fortran)
+
+
+@lru_cache(maxsize=4096)
+def _literal_value(text: str, fortran: bool) -> int | None:
+    toks = _tokens(text)
+    return _evaluate(toks, lambda name: None, fortran) if toks else None
+
+
+def _evaluate(toks: tuple[tuple[str, str], ...], lookup: Callable[[str], int | None], fortran: bool) -> int | None:
     pos = 0
 
     def peek() -> str | None:

@@ -102,12 +102,16 @@ _LITERAL = re.compile(r"[-+]?\s*\d+")
 # Shared helpers
 # ---------------------------------------------------------------------------------------------
 
-def _targets(ctx: FileContext) -> Iterator[tuple[int, Directive]]:
+def _targets(ctx: FileContext) -> list[tuple[int, Directive]]:
     """Target constructs (plain and combined) that no macro stands in for (nor lies in a #define,
-    where neither the scope nor the position of its expansion is known)."""
-    for i, d in enumerate(ctx.directives):
-        if is_target_region(d) and not d.uses_macros and not d.raw.in_macro:
-            yield i, d
+    where neither the scope nor the position of its expansion is known). Found once per file:
+    every rule here asks."""
+    found = ctx.__dict__.get("_target_constructs")
+    if found is None:
+        found = ctx.__dict__["_target_constructs"] = [
+            (i, d) for i, d in enumerate(ctx.directives)
+            if is_target_region(d) and not d.uses_macros and not d.raw.in_macro]
+    return found
 
 
 def _combined(d: Directive) -> bool:
@@ -579,7 +583,7 @@ def _device_number(ctx: FileContext, expr: Expr) -> Finding | None:
 def allocator_not_in_uses_allocators(ctx: FileContext) -> Iterator[Finding]:
     if ctx.version < 50:
         return  # no memory allocators before 5.0
-    targets = list(_targets(ctx))
+    targets = _targets(ctx)
     if not targets:
         return
     extents = ctx.structure.extents
@@ -647,8 +651,10 @@ def _inside_other_target(ctx: FileContext, j: int, index: int, extents: dict[int
 def _routine_allocators(ctx: FileContext, index: int, extent: Span) -> list[tuple[str, Span, Expr | None]]:
     """Allocator arguments of memory routines called in the region."""
     src = ctx.document.source
-    region = src[extent[0]:extent[1]]
-    if ctx.document.tree is None or not any(name.encode() in region.lower() for name in ALLOCATION_ROUTINES):
+    if ctx.document.tree is None or not _mentions_allocation_routines(ctx):
+        return []
+    region = src[extent[0]:extent[1]].lower()
+    if not any(name.encode() in region for name in ALLOCATION_ROUTINES):
         return []
     out: list[tuple[str, Span, Expr | None]] = []
     for name, args in _routine_calls(ctx, index, extent):
@@ -658,6 +664,16 @@ def _routine_allocators(ctx: FileContext, index: int, extent: Span) -> list[tupl
                 text = src[node.start_byte:node.end_byte].decode("utf-8", "replace")
                 out.append((f"'{name}'", (node.start_byte, node.end_byte), Expr(text, (node.start_byte, node.end_byte))))
     return out
+
+
+def _mentions_allocation_routines(ctx: FileContext) -> bool:
+    """Whether the file names any allocation routine at all (most files do not: skip them fast)."""
+    found = ctx.__dict__.get("_mentions_allocation_routines")
+    if found is None:
+        lowered = ctx.document.source.lower()
+        found = ctx.__dict__["_mentions_allocation_routines"] = any(
+            name.encode() in lowered for name in ALLOCATION_ROUTINES)
+    return found
 
 
 def _routine_calls(ctx: FileContext, index: int, extent: Span) -> Iterator[tuple[str, object]]:

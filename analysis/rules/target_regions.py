@@ -165,7 +165,7 @@ def _device_affecting(d: Directive) -> bool:
 @rule("OMP206")
 def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
     regions = _regions(ctx)
-    nohost = ctx.has_declare_target
+    nohost = ctx.has_declare_target and any(m.device_type == "nohost" for m in ctx.binding.marks)
     if not regions.targets and not nohost:
         return
     for d in ctx.directives:
