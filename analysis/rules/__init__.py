@@ -18,6 +18,7 @@ from ..syntax import Document
 if TYPE_CHECKING:
     from ..declare_target import Binding
     from ..model import FileModel
+    from ..variants import Variants
 
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
 WorkspaceRuleFunc = Callable[["WorkspaceContext"], Iterable[tuple[str, Finding]]]
@@ -35,6 +36,7 @@ class FileContext:
     def __post_init__(self) -> None:
         self._model: FileModel | None = None
         self._binding: Binding | None = None
+        self._variants: Variants | None = None
 
     @property
     def model(self) -> FileModel:
@@ -51,6 +53,14 @@ class FileContext:
             from ..declare_target import bind
             self._binding = bind(self)
         return self._binding
+
+    @property
+    def variants(self) -> Variants:
+        """Every declare variant directive and begin/end region resolved (C/C++: base and variant functions)."""
+        if self._variants is None:
+            from ..variants import resolve
+            self._variants = resolve(self)
+        return self._variants
 
     @property
     def has_declare_target(self) -> bool:
@@ -153,7 +163,11 @@ def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozens
 
 def _load() -> None:
     """Import the rule modules once (registration happens at import)."""
-    from . import declare_target, declare_target_fortran, directive_syntax  # noqa: F401
+    from . import declare_target, declare_target_fortran, declare_variant, directive_syntax  # noqa: F401
+    from . import target_clauses  # noqa: F401
+    from . import target_regions  # noqa: F401
+    from . import context_selectors  # noqa: F401
+    from . import declare_variant_fortran  # noqa: F401
 
 
 def iter_rules() -> Iterator[Rule]:

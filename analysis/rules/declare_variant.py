@@ -1,0 +1,822 @@
+"""Declare variant restrictions: C and C++ (OMP302-OMP307, OMP309, OMP310, OMP312-OMP314, OMP316)
+and the checks that need only the directive, for every language (OMP301, OMP308, OMP311 and the
+repeated-argument half of OMP309).
+
+The C/C++ rules read `ctx.variants` (each directive's base and variant functions, effective
+selectors, begin/end regions) and stay silent where it does not know: a name a header may
+declare, a type from a header or a macro, a template, a directive written with macros.
+Fortran's procedure-level forms are in `declare_variant_fortran`.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from difflib import get_close_matches
+
+from ..diagnostics import Finding, Fix, Related
+from ..directives.nodes import Clause, Expr, ListItem, TraitProperty
+from ..directives.parser import looks_like_macro
+from ..model import (
+    AUTOMATIC,
+    FIELD,
+    NAMESPACE,
+    TYPE,
+    VARIABLE,
+    FileModel,
+    Reference,
+    Symbol,
+)
+from ..syntax import Language, Span
+from ..variants import (
+    BEGIN_DECLARE_VARIANT,
+    DECLARE_VARIANT,
+    FUNCTION_FOLLOWS,
+    IN_BODY,
+    NOT_A_FUNCTION,
+    NOTHING_FOLLOWS,
+    SEVERAL_FOLLOW,
+    VARIANT_DIRECTIVES,
+    VariantDirective,
+    Variants,
+    types_is_function,
+)
+from . import FileContext, rule
+
+# Clauses `begin declare variant` takes (OMP311).
+BEGIN_CLAUSES = frozenset({"match"})
+# Construct traits whose context a call site shows lexically (OMP314): target regions and
+# dispatch constructs. Others (parallel, teams, for, simd) may come from an enclosing region in
+# another function, which the file does not show.
+CHECKED_CONSTRUCTS = ("target", "dispatch")
+# Trait selectors whose properties are expressions (OMP316).
+EXPRESSION_SELECTORS = frozenset({"condition", "device_num"})
+# What a C++ base function may not be (OMP312): the word in messages.
+SPECIAL_WORDS = {
+    "virtual": "a virtual function",
+    "constructor": "a constructor",
+    "destructor": "a destructor",
+    "deleted": "a deleted function",
+    "defaulted": "a defaulted function",
+    "consteval": "an immediate (consteval) function",
+}
+# Words of C/C++ expressions that are not variables (OMP316).
+_EXPRESSION_WORDS = frozenset({
+    "true", "false", "nullptr", "NULL", "this", "sizeof", "alignof", "_Alignof", "__alignof__", "static_cast",
+    "const_cast", "reinterpret_cast", "dynamic_cast", "typeid", "noexcept", "decltype", "new", "delete",
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "bool", "_Bool", "const",
+    "volatile", "struct", "union", "enum", "class", "typename", "template", "operator", "and", "or", "not",
+    "xor", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "size_t", "ptrdiff_t",
+})
+_ARITHMETIC_WORDS = frozenset({"const", "volatile", "static", "extern", "signed", "unsigned", "char", "short", "int",
+                               "long", "float", "double", "_Bool", "bool"})
+# Names a header declares: OpenMP's and the compilers' own (OMP302, OMP316 stay silent on them).
+_HEADER_PREFIXES = ("omp_", "ompx_", "kmp_", "__")
+_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*(?:include|import)[ \t]*[<\"]([^>\"]*)[>\"]", re.MULTILINE)
+_USER_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
+_USING = re.compile(rb"\busing\s+(?:namespace\b|[\w:]+::\w+\s*;)")
+_VARIANT_NAME = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:<.*>)?", re.DOTALL)
+_IDENTIFIER = re.compile(r"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|([A-Za-z_]\w*)""")
+
+
+# -- shared helpers ------------------------------------------------------------------------------
+def _has_variants(ctx: FileContext) -> bool:
+    found = ctx.__dict__.get("_has_declare_variant")
+    if found is None:
+        found = ctx.__dict__["_has_declare_variant"] = any(d.name in VARIANT_DIRECTIVES for d in ctx.directives)
+    return found
+
+
+def _c_records(ctx: FileContext) -> list[VariantDirective]:
+    """Resolved C/C++ declare variant directives (none for Fortran or files without them)."""
+    if ctx.document.language.is_fortran or not _has_variants(ctx):
+        return []
+    return ctx.variants.directives
+
+
+def _based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
+    """Directives with their base function, written without macros."""
+    for rec in _c_records(ctx):
+        if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros:
+            yield rec, rec.base
+
+
+def _single_variant(rec: VariantDirective, variants: Variants) -> Symbol | None:
+    """The variant function when the name finds exactly one function (one identity)."""
+    if not rec.variants:
+        return None
+    first = variants.identity(rec.variants[0])
+    if any(variants.identity(s) != first for s in rec.variants[1:]):
+        return None
+    return rec.variants[0]
+
+
+def _is_function(ctx: FileContext, s: Symbol) -> bool:
+    """A function declaration (also `T *f();`, which the model records as a variable)."""
+    return types_is_function(ctx.variants.types, s)
+
+
+def _names_certain(ctx: FileContext) -> bool:
+    """Whether a name the file does not declare is really undeclared: no header but <omp.h>
+    (whose names all start with omp_), no using-directive, a model that read everything."""
+    cached = ctx.__dict__.get("_variant_names_certain")
+    if cached is None:
+        src = ctx.document.source
+        headers = [m.group(1).strip() for m in _INCLUDE.finditer(src)]
+        cached = (ctx.model.complete and all(h == b"omp.h" for h in headers)
+                  and not (ctx.document.language is Language.CPP and _USING.search(src)))
+        ctx.__dict__["_variant_names_certain"] = cached
+    return cached
+
+
+def _arithmetic(type_text: str) -> bool:
+    words = re.findall(r"[A-Za-z_]\w*|\S", type_text)
+    return bool(words) and all(w in _ARITHMETIC_WORDS for w in words)
+
+
+def _from_header(name: str, ctx: FileContext) -> bool:
+    return name.startswith(_HEADER_PREFIXES) or looks_like_macro(name, ctx.macros)
+
+
+def _line(ctx: FileContext, offset: int) -> int:
+    return ctx.document.lines.line_of(offset) + 1
+
+
+def _kind_word(s: Symbol) -> str:
+    if s.kind == VARIABLE:
+        return "a parameter" if "dummy" in s.specifiers else "a variable"
+    if s.kind == FIELD:
+        return "a data member"
+    if s.kind == TYPE:
+        return "a type"
+    return f"a {s.kind}"
+
+
+def _remove_list_item(clause: Clause, item: ListItem, name: str) -> Fix:
+    """Delete a list item with its separating comma (the whole clause when it is the only item)."""
+    items = clause.items
+    if len(items) == 1:
+        return Fix(f"Remove the repeated '{name}'", ((clause.span, ""),))
+    at = next(i for i, x in enumerate(items) if x is item)
+    span = (items[at - 1].span[1], item.span[1]) if at > 0 else (item.span[0], items[1].span[0])
+    return Fix(f"Remove the repeated '{name}'", ((span, ""),))
+
+
+# -- OMP301 --------------------------------------------------------------------------------------
+@rule("OMP301")
+def missing_match(ctx: FileContext) -> Iterator[Finding]:
+    if not _has_variants(ctx) or ctx.version < 50:
+        return
+    for d in ctx.directives:
+        if d.name not in VARIANT_DIRECTIVES or d.clause("match") is not None or d.uses_macros:
+            continue
+        if any(c.spec is None for c in d.clauses):
+            continue  # an unknown clause (OMP002) may have been meant as the match clause
+        adjusts = [c.name for c in d.clauses if c.name in ("adjust_args", "append_args")]
+        if d.name == DECLARE_VARIANT and adjusts and ctx.version >= 60:
+            continue  # OpenMP 6.0: adjust_args/append_args alone imply construct={dispatch}
+        if d.name == BEGIN_DECLARE_VARIANT:
+            message = ("'begin declare variant' needs a match clause: it gives the context in which the "
+                       "functions of the region are used")
+        elif adjusts:
+            first = next(c for c in d.clauses if c.name in ("adjust_args", "append_args"))
+            yield Finding("OMP301", f"'declare variant' needs a match clause before OpenMP 6.0, even with "
+                          f"{' and '.join(sorted(set(adjusts)))}: add 'match(construct={{dispatch}})'", d.name_span,
+                          fixes=[Fix("Add match(construct={dispatch})", (((first.span[0], first.span[0]),
+                                                                           "match(construct={dispatch}) "),))])
+            continue
+        else:
+            message = ("'declare variant' needs a match clause: it gives the context in which the variant "
+                       "replaces the base function")
+        yield Finding("OMP301", message, d.name_span)
+
+
+# -- OMP302 --------------------------------------------------------------------------------------
+@rule("OMP302")
+def variant_not_a_function(ctx: FileContext) -> Iterator[Finding]:
+    model = ctx.model if _c_records(ctx) else None
+    for rec in _c_records(ctx):
+        if rec.placement == IN_BODY or rec.name_span is None or rec.directive.uses_macros or not rec.name:
+            continue
+        if not _VARIANT_NAME.fullmatch(rec.name):
+            continue  # malformed (OMP004) or an expression: not a name to look up
+        name = rec.name.split("<")[0].lstrip(":")
+        last = name.split("::")[-1]
+        if rec.found:
+            if any(_is_function(ctx, s) for s in rec.found):
+                continue
+            s = rec.found[0]
+            if s.kind == VARIABLE and not _arithmetic(s.type_text):
+                continue  # a function pointer or a function object: not modelled
+            if s.kind in (VARIABLE, TYPE, FIELD):
+                yield Finding("OMP302", f"'{name}' is {_kind_word(s)}, not a function: the variant must name "
+                              "a function declared before the directive", rec.name_span,
+                              related=[Related(s.name_span, f"'{s.name}' declared here")])
+            continue
+        assert model is not None
+        offset = rec.base.name_span[1] if rec.base is not None else rec.directive.span[1]
+        around = list(model.scope_at(offset).ancestors())
+        later = [s for s in model.named(last) if _is_function(ctx, s) and s.name_span[0] >= offset
+                 and (s.scope in around if "::" not in name else s.qualified.endswith(name))]
+        if later and not _USER_INCLUDE.search(ctx.document.source):  # else a header may declare it earlier
+            yield Finding("OMP302", f"'{name}' is declared after this directive; declare the variant function "
+                          "before the 'declare variant' directive", rec.name_span,
+                          related=[Related(later[0].name_span, f"'{last}' declared here")])
+        elif _names_certain(ctx) and not _from_header(last, ctx) and _known_qualifier(model, name):
+            yield Finding("OMP302", f"'{name}' is not declared: the variant must name a function declared "
+                          "before the directive", rec.name_span)
+
+
+def _known_qualifier(model: FileModel, name: str) -> bool:
+    """An unqualified name, or one whose qualifier is a namespace or class of this file."""
+    if "::" not in name:
+        return True
+    owner = name.rsplit("::", 1)[0].split("::")[-1]
+    return any(s.kind in (NAMESPACE, TYPE) for s in model.named(owner))
+
+
+# -- OMP303 --------------------------------------------------------------------------------------
+@rule("OMP303")
+def incompatible_variant_type(ctx: FileContext) -> Iterator[Finding]:
+    variants = ctx.variants if _c_records(ctx) else None
+    for rec, base in _based(ctx):
+        assert variants is not None and variants.types is not None
+        types = variants.types
+        if types.special(base) & {"constructor", "destructor"}:
+            continue  # OMP312
+        base_sig = types.signature(base)
+        if rec.append_args is not None and base_sig is not None and base_sig.variadic and rec.interops:
+            yield Finding("OMP303", f"append_args cannot append arguments to '{base.name}', which takes a variable "
+                          "argument list ('...')", base.name_span,
+                          related=[Related(rec.append_args.span, "append_args given here")])
+            continue
+        if rec.verdict.ok is not False or rec.name_span is None:
+            continue
+        variant = rec.variants[0] if len(rec.variants) == 1 else None
+        related = [Related(base.name_span, f"base function '{base.name}' declared here")]
+        if variant is not None:
+            related.append(Related(variant.name_span, f"variant '{variant.name}' declared here"))
+        yield Finding("OMP303", f"the variant's type does not match the base function '{base.name}': "
+                      f"{rec.verdict.reason}", rec.name_span, related=related)
+
+
+# -- OMP304 --------------------------------------------------------------------------------------
+@rule("OMP304")
+def not_before_a_function(ctx: FileContext) -> Iterator[Finding]:
+    for rec in _c_records(ctx):
+        d = rec.directive
+        if rec.placement == NOTHING_FOLLOWS:
+            related = [Related(rec.following, "this comes next")] if rec.following else []
+            yield Finding("OMP304", "'declare variant' must be followed by the declaration or definition of its "
+                          "base function", d.name_span, related=related)
+        elif rec.placement == SEVERAL_FOLLOW:
+            assert rec.following is not None
+            yield Finding("OMP304", "'declare variant' applies to a single function declaration, but the "
+                          "declaration after it declares several names; declare the base function on its own",
+                          d.name_span, related=[Related(rec.following, "the declaration")])
+        elif rec.placement == NOT_A_FUNCTION and rec.following is not None:
+            start, end = rec.following
+            src = ctx.document.source
+            name = src[start:end].decode("utf-8", "replace")
+            if re.fullmatch(r"[\w:~]+", name):
+                what = f"'{name}' is not a function"
+            else:
+                newline = src.find(b"\n", start, end)
+                what, end = "the declaration after it is not a function", newline if newline >= 0 else end
+            yield Finding("OMP304", f"'declare variant' applies only to a function declaration or definition: "
+                          f"{what}", (start, end), related=[Related(d.name_span, "the directive")])
+
+
+# -- OMP305 / OMP306 -----------------------------------------------------------------------------
+@rule("OMP305")
+def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
+    variants = ctx.variants if _c_records(ctx) else None
+    for rec, base in _based(ctx):
+        assert variants is not None
+        variant = _single_variant(rec, variants)
+        if variant is not None and rec.name_span is not None and not rec.template_args \
+                and variants.identity(variant) == variants.identity(base):
+            yield Finding("OMP305", f"the variant '{rec.name}' is the base function itself; name a different "
+                          "function", rec.name_span)
+
+
+@rule("OMP306")
+def variant_is_a_base(ctx: FileContext) -> Iterator[Finding]:
+    records = list(_based(ctx))
+    if not records:
+        return
+    variants = ctx.variants
+    bases: dict[tuple, VariantDirective] = {}
+    for rec, base in records:
+        bases.setdefault(variants.identity(base), rec)
+    for rec, base in records:
+        variant = _single_variant(rec, variants)
+        if variant is None or rec.name_span is None or rec.template_args:
+            continue  # a specialization is not a declared base function
+        ident = variants.identity(variant)
+        other = bases.get(ident)
+        if other is None or ident == variants.identity(base):
+            continue
+        yield Finding("OMP306", f"the variant '{rec.name}' is itself the base function of another 'declare variant' "
+                      "directive; variants are not chained: name the final variant here", rec.name_span,
+                      related=[Related(other.directive.name_span, f"'{variant.name}' is a base function here")])
+
+
+# -- OMP307 --------------------------------------------------------------------------------------
+@rule("OMP307")
+def after_use_or_definition(ctx: FileContext) -> Iterator[Finding]:
+    records = list(_based(ctx))
+    if not records:
+        return
+    variants = ctx.variants
+    model = ctx.model
+    for rec, base in records:
+        ident = variants.identity(base)
+        same_name = [s for s in model.named(base.key) if _is_function(ctx, s)]
+        earlier = [s for s in same_name if s.name_span[0] < rec.directive.span[0] and variants.identity(s) == ident]
+        if not earlier:
+            continue
+        defined = next((s for s in earlier if s.definition), None)
+        if defined is not None:
+            yield Finding("OMP307", f"'{base.name}' is already defined above; calls may use the original function "
+                          "rather than the variant: put the directive before the first declaration",
+                          rec.directive.name_span, related=[Related(defined.name_span, "defined here")])
+            continue
+        if len({variants.identity(s) for s in same_name}) > 1:
+            continue  # overloads: a use of the name may be another function
+        use = model.first_use(earlier[0], (earlier[0].name_span[1], rec.directive.span[0]))
+        if use is not None:
+            yield Finding("OMP307", f"'{base.name}' is used before this directive; that use may call the original "
+                          "function rather than the variant: put the directive before the first use",
+                          rec.directive.name_span, related=[Related(use, "first used here")])
+
+
+# -- OMP308 --------------------------------------------------------------------------------------
+@rule("OMP308")
+def adjust_without_dispatch(ctx: FileContext) -> Iterator[Finding]:
+    if not _has_variants(ctx):
+        return
+    for rec in ctx.variants.directives:
+        d = rec.directive
+        clauses = [c for c in d.clauses if c.name in ("adjust_args", "append_args")]
+        if not clauses or d.uses_macros or "dispatch" in rec.construct:
+            continue
+        match = d.clause("match")
+        if match is None or match.selector is None or not match.selector.sets:
+            continue  # 6.0: construct={dispatch} is implied; before, OMP301 reports the missing match;
+            # an empty selector is OMP004's
+        names = " and ".join(sorted({c.name for c in clauses}))
+        yield Finding("OMP308", f"{names} can only be used when the match clause's construct selector set "
+                      "contains 'dispatch' (the arguments are adjusted by a dispatch construct)",
+                      clauses[0].name_span, fixes=_dispatch_fix(ctx, match),
+                      related=[Related(match.span, "the match clause")])
+
+
+def _dispatch_fix(ctx: FileContext, match: Clause) -> list[Fix]:
+    fortran = ctx.document.language.is_fortran
+    selector = match.selector
+    assert selector is not None
+    construct = next((s for s in selector.sets if s.name == "construct"), None)
+    if construct is None:
+        at = selector.span[0]
+        return [Fix("Add construct={dispatch} to the match clause", (((at, at), "construct={dispatch}, "),))]
+    close = construct.span[1] - 1
+    if ctx.document.source[close:close + 1] != b"}" or (fortran and b"&" in ctx.document.source[construct.span[0]:close]):
+        return []
+    text = ", dispatch" if construct.selectors else "dispatch"
+    return [Fix("Add dispatch to the construct selector set", (((close, close), text),))]
+
+
+# -- OMP309 --------------------------------------------------------------------------------------
+@rule("OMP309")
+def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
+    if not _has_variants(ctx):
+        return
+    fortran = ctx.document.language.is_fortran
+    for d in ctx.directives:
+        if d.name != DECLARE_VARIANT or d.uses_macros:
+            continue
+        seen: dict[str, ListItem] = {}
+        for clause in d.clauses_named("adjust_args"):
+            for item in clause.items:
+                if item.name is None:
+                    continue
+                key = item.name.lower() if fortran else item.name
+                first = seen.get(key)
+                if first is None:
+                    seen[key] = item
+                    continue
+                yield Finding("OMP309", f"'{item.name}' already appears in an adjust_args clause of this directive; "
+                              "each argument may be adjusted once", item.span,
+                              related=[Related(first.span, "first given here")],
+                              fixes=[_remove_list_item(clause, item, item.name)])
+    for rec, base in _based(ctx):
+        types = ctx.variants.types
+        found = types.parameter_names(base) if types is not None and types.signature(base) is not None else None
+        if found is None:
+            continue
+        names = {n for n in found if n}
+        reported: set[str] = set()
+        for clause in rec.adjust_args:
+            for item in clause.items:
+                if item.name is None or not item.is_plain_name or item.name in names or item.name in reported:
+                    continue
+                if item.name in ctx.macros or item.name == "this":
+                    continue
+                reported.add(item.name)
+                near = get_close_matches(item.name, sorted(names), n=1)
+                yield Finding("OMP309", f"'{item.name}' is not a parameter of the base function '{base.name}'; "
+                              "adjust_args names the base function's parameters"
+                              + (f" (did you mean '{near[0]}'?)" if near else ""), item.span,
+                              related=[Related(base.name_span, f"'{base.name}' declared here")],
+                              fixes=[Fix(f"Change to '{near[0]}'", ((item.span, near[0]),))] if near else [])
+
+
+# -- OMP310 --------------------------------------------------------------------------------------
+@rule("OMP310")
+def need_device_ptr_not_pointer(ctx: FileContext) -> Iterator[Finding]:
+    for rec, base in _based(ctx):
+        types = ctx.variants.types
+        sig = types.signature(base) if types is not None else None
+        names = types.parameter_names(base) if types is not None else None
+        if sig is None or sig.params is None or names is None or len(names) != len(sig.params):
+            continue
+        by_name = {n: t for n, t in zip(names, sig.params) if n}
+        for clause in rec.adjust_args:
+            if not any(m.name.startswith("need_device_ptr") for m in clause.modifiers):
+                continue
+            for item in clause.items:
+                ct = by_name.get(item.name or "")
+                if ct is None or ct.is_pointer or not ct.known:
+                    continue
+                yield Finding("OMP310", f"'{item.name}' has type '{ct.text}', not a pointer: need_device_ptr "
+                              "converts a pointer argument to a device pointer", item.span,
+                              related=[Related(base.name_span, f"'{base.name}' declared here")])
+
+
+# -- OMP311 --------------------------------------------------------------------------------------
+@rule("OMP311")
+def begin_declare_variant(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language.is_fortran or not _has_variants(ctx):
+        return
+    directives = ctx.directives
+    for d in directives:
+        if d.name != BEGIN_DECLARE_VARIANT:
+            continue
+        for c in d.clauses:
+            if c.spec is not None and c.name not in BEGIN_CLAUSES:
+                hint = ("; it belongs on a 'declare variant' directive for one function"
+                        if c.name in ("adjust_args", "append_args") else "")
+                yield Finding("OMP311", f"'begin declare variant' takes only a match clause, not '{c.name}'{hint}",
+                              c.span, fixes=[Fix(f"Remove the '{c.name}' clause", ((c.span, ""),))])
+        match = d.clause("match")
+        for ts in match.selector.sets if match is not None and match.selector is not None else ():
+            if ts.name != "construct":
+                continue
+            for sel in ts.selectors:
+                if sel.name == "simd":
+                    yield Finding("OMP311", "the match clause of 'begin declare variant' cannot contain the 'simd' "
+                                  "trait: use 'declare simd' on the functions, or 'declare variant' for one "
+                                  "function", sel.name_span)
+    yield from _overlapping_regions(ctx)
+
+
+def _overlapping_regions(ctx: FileContext) -> Iterator[Finding]:
+    directives = ctx.directives
+    pairs = sorted(ctx.structure.pairs.items())
+    mine = [p for p in pairs if directives[p[0]].name == BEGIN_DECLARE_VARIANT]
+    overlapping = {(a, b) for v in mine for o in pairs for a, b in ((v, o), (o, v)) if a[0] < b[0] < a[1] < b[1]}
+    for (b1, e1), (b2, e2) in sorted(overlapping):
+        first, second = directives[b1], directives[b2]
+        if first.name == second.name:
+            continue  # one kind pairs with a stack: it always nests
+        end, outer_end = directives[e2], directives[e1]
+        yield Finding("OMP311", f"'{end.name}' closes a region that began inside the '{first.name}' region "
+                      f"(line {_line(ctx, first.span[0])}) after that region ended (line "
+                      f"{_line(ctx, outer_end.span[0])}): begin/end regions must nest; end the inner region first",
+                      end.name_span, related=[Related(second.name_span, "the region that begins inside"),
+                                              Related(outer_end.name_span, "the enclosing region ends here")])
+
+
+# -- OMP312 --------------------------------------------------------------------------------------
+@rule("OMP312")
+def unsupported_function(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language is not Language.CPP:
+        return
+    variants = ctx.variants if _c_records(ctx) else None
+    for rec, base in _based(ctx):
+        assert variants is not None and variants.types is not None
+        types = variants.types
+        special = types.special(base)
+        for word, what in SPECIAL_WORDS.items():
+            if word in special:
+                yield Finding("OMP312", f"'declare variant' cannot apply to '{base.name}', which is "
+                              f"{what}; declare the variant for an ordinary function", base.name_span,
+                              related=[Related(rec.directive.name_span, "the directive")])
+                break
+        yield from _unsupported_variant(ctx, rec, variants)
+
+
+def _unsupported_variant(ctx: FileContext, rec: VariantDirective, variants: Variants) -> Iterator[Finding]:
+    types = variants.types
+    assert types is not None
+    variant = _single_variant(rec, variants)
+    if variant is None or rec.name_span is None:
+        return
+    if "consteval" in variant.specifiers:
+        yield Finding("OMP312", f"the variant '{rec.name}' is an immediate (consteval) function, which cannot "
+                      "replace a call at run time", rec.name_span,
+                      related=[Related(variant.name_span, f"'{variant.name}' declared here")])
+        return
+    if variant.template and not rec.template_args:
+        if all(s.template for s in rec.variants):
+            missing = types.undeducible(variant)
+            if missing:
+                yield Finding("OMP312", f"the variant '{rec.name}' is a function template whose parameter(s) "
+                              f"{', '.join(repr(m) for m in missing)} cannot be deduced from the base function's "
+                              f"parameters; name a specialization such as '{rec.name}<...>'", rec.name_span,
+                              related=[Related(variant.name_span, f"'{variant.name}' declared here")])
+        return
+    sig = types.signature(variant)
+    if sig is not None and sig.deduced:
+        ident = variants.identity(variant)
+        defined = any(s.definition and variants.identity(s) == ident and s.span[1] <= rec.directive.span[0]
+                      for s in ctx.model.named(variant.key) if _is_function(ctx, s))
+        if not defined:
+            yield Finding("OMP312", f"the variant '{rec.name}' has a deduced return type and is not defined before "
+                          "this directive, so its type is not known here; define it first or write its return "
+                          "type", rec.name_span, related=[Related(variant.name_span, f"'{variant.name}' declared here")])
+
+
+# -- OMP313 --------------------------------------------------------------------------------------
+@rule("OMP313")
+def differing_construct_sets(ctx: FileContext) -> Iterator[Finding]:
+    records = [r for r, _ in _based(ctx) if r.variants and r.verdict.ok is not False and r.name_span is not None
+               and r.directive.clause("match") is not None]  # without match: OMP301, the set is not known
+    if len(records) < 2:
+        return
+    variants = ctx.variants
+    first: dict[tuple, VariantDirective] = {}
+    for rec in records:
+        variant = _single_variant(rec, variants)
+        if variant is None:
+            continue
+        ident = _variant_key(rec, variant, variants)
+        prior = first.setdefault(ident, rec)
+        if prior is rec or prior.selector.construct_key == rec.selector.construct_key:
+            continue
+        yield Finding("OMP313", f"'{rec.name}' is made a variant here with {_construct(rec)} but with "
+                      f"{_construct(prior)} by the directive at line {_line(ctx, prior.directive.span[0])}; every "
+                      "directive that makes a function a variant must give the same construct selector set",
+                      _construct_span(rec), related=[Related(prior.directive.name_span, f"{_construct(prior)} here")])
+
+
+def _variant_key(rec: VariantDirective, variant: Symbol, variants: Variants) -> tuple:
+    """The variant function; for a template-id, the specialization (its arguments as written)."""
+    args = "".join(rec.name.split())[len(rec.name.split("<")[0]):] if rec.template_args else ""
+    return (*variants.identity(variant), args)
+
+
+def _construct_span(rec: VariantDirective) -> Span:
+    """The directive's own construct set, else the variant name."""
+    match = rec.directive.clause("match")
+    for ts in match.selector.sets if match is not None and match.selector is not None else ():
+        if ts.name == "construct":
+            return ts.span
+    assert rec.name_span is not None
+    return rec.name_span
+
+
+def _construct(rec: VariantDirective) -> str:
+    traits = ", ".join(name + (f"({props})" if props else "") for name, props in rec.selector.construct_key)
+    return f"construct={{{traits}}}" if traits else "no construct selector set"
+
+
+# -- OMP314 --------------------------------------------------------------------------------------
+@rule("OMP314")
+def called_outside_its_context(ctx: FileContext) -> Iterator[Finding]:
+    records = [r for r in _c_records(ctx) if any(t in r.construct for t in CHECKED_CONSTRUCTS)
+               and r.verdict.ok is not False and not r.directive.uses_macros]
+    if not records:
+        return
+    variants = ctx.variants
+    model = ctx.model
+    watched: dict[str, list[tuple[tuple, VariantDirective]]] = {}
+    for rec in records:
+        variant = _single_variant(rec, variants)
+        if variant is not None and rec.base is not None and not rec.template_args:
+            watched.setdefault(variant.key, []).append((variants.identity(variant), rec))
+    if not watched:
+        return
+    involved = _involved_functions(ctx)
+    dispatch_extents = [ctx.structure.extents[i] for i, d in enumerate(ctx.directives)
+                        if d.name == "dispatch" and i in ctx.structure.extents]
+    device: set[str] | None = None
+    # a header of the project may make the calling function declare target
+    user_headers = _USER_INCLUDE.search(ctx.document.source) is not None
+    for ref in model.references:
+        if not ref.call or ref.key not in watched:
+            continue
+        idents = {variants.identity(s) for s in _functions_named(ctx, ref)}
+        by_ident = dict(watched[ref.key])
+        if not idents or not idents <= by_ident.keys():
+            continue  # an overload that is not a variant may be the one called
+        entries = [by_ident[i] for i in idents]
+        entry = entries[0]
+        fscope = ref.scope.enclosing("function", "lambda")
+        caller = fscope.symbol if fscope is not None and fscope.kind == "function" else None
+        if caller is None or caller.qualified in involved or variants.region_of(ref.span[0]) is not None:
+            continue  # a lambda may be called anywhere; a file-scope initializer is not a call site we model
+        # with overloads, only a trait every candidate's construct set has
+        construct = tuple(t for t in CHECKED_CONSTRUCTS if all(t in e.construct for e in entries))
+        if "target" in construct and ref.target is None and not user_headers:
+            if device is None:
+                device = _device_functions(ctx)
+            if caller.qualified not in device:
+                yield _outside(ctx, ref, entry, caller, "target", "outside any target region, in host code")
+                continue
+        if "dispatch" in construct and not any(lo <= ref.span[0] < hi for lo, hi in dispatch_extents):
+            yield _outside(ctx, ref, entry, caller, "dispatch", "directly, not through a dispatch construct")
+
+
+def _outside(ctx: FileContext, ref: Reference, rec: VariantDirective, caller: Symbol, trait: str,
+             where: str) -> Finding:
+    base = rec.base
+    assert base is not None
+    how = "inside a target region" if trait == "target" else "in the call of a '#pragma omp dispatch' construct"
+    return Finding("OMP314", f"'{ref.name}' is a variant for construct={{{', '.join(rec.construct)}}} but is called "
+                   f"here {where} (in '{caller.name}'); call the base function '{base.name}' {how} and let it be "
+                   "replaced", ref.span, related=[Related(rec.directive.name_span, f"'{ref.name}' made a variant here")])
+
+
+def _involved_functions(ctx: FileContext) -> set[str]:
+    """Functions that are a base or a variant of some directive, or defined in a begin/end
+    region: their bodies run in the variant's own context, which the rule does not model."""
+    out: set[str] = set()
+    variants = ctx.variants
+    for rec in variants.directives:
+        if rec.base is not None:
+            out.add(rec.base.qualified)
+        out.update(s.qualified for s in rec.variants)
+    for region in variants.regions:
+        out.update(s.qualified for s in region.functions)
+    return out
+
+
+def _device_functions(ctx: FileContext) -> set[str]:
+    """Qualified names of the functions that may run on a device: declare target ones, those
+    referenced in a target region, and everything they reference (implicit declare target)."""
+    model = ctx.model
+    refs = model.references
+    reached: set[str] = set()
+    todo: list[str] = []
+    if ctx.has_declare_target:
+        for mark in ctx.binding.marks:
+            for s in mark.symbols:
+                if _is_function(ctx, s) and s.qualified not in reached:
+                    reached.add(s.qualified)
+                    todo.append(s.qualified)
+    by_function: dict[str, list[Reference]] = {}
+    for ref in refs:
+        fscope = ref.scope.enclosing("function")
+        owner = fscope.symbol.qualified if fscope is not None and fscope.symbol is not None else ""
+        by_function.setdefault(owner, []).append(ref)
+        if ref.target is not None:
+            for s in _functions_named(ctx, ref):
+                if s.qualified not in reached:
+                    reached.add(s.qualified)
+                    todo.append(s.qualified)
+    while todo:
+        for ref in by_function.get(todo.pop(), ()):
+            for s in _functions_named(ctx, ref):
+                if s.qualified not in reached:
+                    reached.add(s.qualified)
+                    todo.append(s.qualified)
+    return reached
+
+
+_QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
+
+
+def _functions_named(ctx: FileContext, ref: Reference) -> list[Symbol]:
+    """The functions a reference names (a qualified name `ns::f` looked up by its qualifier)."""
+    model = ctx.model
+    src = ctx.document.source
+    m = _QUALIFIER.search(src[max(0, ref.span[0] - 128):ref.span[0]])
+    if m is None:
+        return [s for s in model.visible(ref.key, ref.span[0]) if _is_function(ctx, s)]
+    want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
+    return [s for s in model.named(ref.key) if _is_function(ctx, s) and s.name_span[0] < ref.span[0]
+            and (s.qualified == want or s.qualified.endswith("::" + want))]
+
+
+# -- OMP316 --------------------------------------------------------------------------------------
+@rule("OMP316")
+def match_variable_not_accessible(ctx: FileContext) -> Iterator[Finding]:
+    if ctx.document.language.is_fortran or not _has_variants(ctx):
+        return
+    variants = ctx.variants
+    records = {rec.index: rec for rec in variants.directives}
+    model: FileModel | None = None
+    enumerators: set[str] | None = None
+    for i, d in enumerate(ctx.directives):
+        if d.name not in VARIANT_DIRECTIVES or d.uses_macros:
+            continue
+        match = d.clause("match")
+        if match is None or match.selector is None:
+            continue
+        rec = records.get(i)
+        if rec is not None and (rec.placement == IN_BODY or rec.base is None):
+            continue  # the base function's parameters are in scope: unknown without it
+        exprs = list(_expressions(match))
+        if not exprs:
+            continue
+        if model is None:
+            model = ctx.model
+            model.expand()
+            enumerators = _enumerators(ctx)
+        assert enumerators is not None
+        names = variants.types.parameter_names(rec.base) if rec is not None and rec.base is not None \
+            and variants.types is not None else []
+        if names is None:
+            continue  # the base function's parameters cannot be read
+        params = set(names)
+        offset = rec.base.name_span[1] if rec is not None and rec.base is not None else d.span[1]
+        base_name = rec.base.name if rec is not None and rec.base is not None else None
+        for expr in exprs:
+            for name, span in _identifiers(ctx, expr):
+                if name in params or name in enumerators or name in _EXPRESSION_WORDS or _from_header(name, ctx):
+                    continue
+                if model.visible(name, offset):
+                    continue
+                finding = _inaccessible(ctx, model, name, span, offset, base_name)
+                if finding is not None:
+                    yield finding
+
+
+def _expressions(match: Clause) -> Iterator[Expr | TraitProperty]:
+    assert match.selector is not None
+    for ts in match.selector.sets:
+        for sel in ts.selectors:
+            if sel.score is not None:
+                yield sel.score
+            if sel.name in EXPRESSION_SELECTORS:
+                yield from sel.properties
+
+
+def _identifiers(ctx: FileContext, expr: Expr | TraitProperty) -> Iterator[tuple[str, Span]]:
+    """Names an expression reads as variables: not members, calls, scopes or literals."""
+    text = expr.text
+    exact = ctx.document.source[expr.span[0]:expr.span[1]].decode("utf-8", "replace") == text
+    for m in _IDENTIFIER.finditer(text):
+        name = m.group(2)
+        if name is None:
+            continue
+        before = text[:m.start()].rstrip()
+        after = text[m.end():].lstrip()
+        if before.endswith((".", "->", "::")) or after.startswith(("(", "::", "<")):
+            continue
+        if exact:
+            start = expr.span[0] + len(text[:m.start()].encode())
+            yield name, (start, start + len(name.encode()))
+        else:
+            yield name, expr.span
+
+
+def _inaccessible(ctx: FileContext, model: FileModel, name: str, span: Span, offset: int,
+                  base: str | None) -> Finding | None:
+    if _USER_INCLUDE.search(ctx.document.source):
+        return None  # a header of the project may declare it before the directive
+    # every declaration of the name, function bodies included (model.named indexes what was read
+    # before the bodies were expanded)
+    elsewhere = [s for s in model.symbols if s.key == name]
+    where = f"at a call of '{base}'" if base else "where the region's functions are called"
+    later = next((s for s in elsewhere if s.name_span[0] >= offset and s.scope.kind in ("file", "namespace")
+                  and s.kind == VARIABLE), None)
+    if later is not None:
+        return Finding("OMP316", f"'{name}' is declared after this directive, so the match expression cannot use it "
+                       f"{where}; declare it before the directive", span,
+                       related=[Related(later.name_span, f"'{name}' declared here")])
+    local = next((s for s in elsewhere if s.kind == VARIABLE and s.storage == AUTOMATIC), None)
+    if local is not None:
+        owner = local.scope.enclosing("function")
+        fname = owner.symbol.name if owner is not None and owner.symbol is not None else "another function"
+        what = "a parameter" if "dummy" in local.specifiers else "a local variable"
+        hint = (f"; use a parameter of '{base}' or a global" if base else "; use a global")
+        return Finding("OMP316", f"'{name}' is {what} of '{fname}', not accessible {where}: the match expression is "
+                       f"evaluated at each call site{hint}", span,
+                       related=[Related(local.name_span, f"'{name}' declared here")])
+    if not elsewhere and _names_certain(ctx):
+        return Finding("OMP316", f"'{name}' is not declared: the match expression cannot be evaluated {where}", span)
+    return None
+
+
+def _enumerators(ctx: FileContext) -> set[str]:
+    """Enumerator names of the file (the model does not record them as symbols)."""
+    tree = ctx.document.tree
+    if tree is None:
+        return set()
+    import tree_sitter
+    query = tree_sitter.Query(tree.language, "(enumerator name: (identifier) @e)")
+    src = ctx.document.source
+    return {src[n.start_byte:n.end_byte].decode("utf-8", "replace")
+            for n in tree_sitter.QueryCursor(query).captures(tree.root_node).get("e", [])}
