@@ -59,8 +59,9 @@ class Finding:
 
 
 # A specific rule's finding replaces a generic one on the same span: `to` on `begin declare
-# target` is reported as OMP108, not also as the table's "clause not allowed" (OMP003).
-SUPERSEDES: dict[str, tuple[str, ...]] = {"OMP108": ("OMP003",)}
+# target` is reported as OMP108, not also as the table's "clause not allowed" (OMP003); likewise a
+# clause other than match on `begin declare variant` (OMP311).
+SUPERSEDES: dict[str, tuple[str, ...]] = {"OMP108": ("OMP003",), "OMP311": ("OMP003",)}
 
 
 @dataclass(frozen=True)

@@ -167,6 +167,7 @@ class FileModel:
 
     def __post_init__(self) -> None:
         self._by_key: dict[str, list[Symbol]] | None = None
+        self._indexed = 0
         self._references: list[Reference] = []
         self.reference_builder: Callable[[], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
@@ -188,11 +189,13 @@ class FileModel:
     # -- lookups ---------------------------------------------------------------------------
     def named(self, key: str) -> list[Symbol]:
         """Every declaration with this key anywhere in the file."""
-        if self._by_key is None:
+        # rebuilt when expanding deferred bodies has added declarations since the last build
+        if self._by_key is None or self._indexed != len(self.symbols):
             by: dict[str, list[Symbol]] = {}
             for s in self.symbols:
                 by.setdefault(s.key, []).append(s)
             self._by_key = by
+            self._indexed = len(self.symbols)
         return self._by_key.get(key, [])
 
     def scope_at(self, offset: int) -> Scope:

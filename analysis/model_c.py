@@ -363,27 +363,27 @@ class _Builder:
         is_function = pointer = initialized = False
         params: tree_sitter.Node | None = None
         node: tree_sitter.Node | None = decl
+        # Declarators nest outside-in; the one nearest the name decides what the name is:
+        # `T *f(int)` is a function (returning a pointer), `T (*f)(int)` a pointer variable.
         while node is not None and node.type not in _NAME_TYPES:
             t = node.type
             if t == "init_declarator":
                 initialized = True
                 node = node.child_by_field_name("declarator")
             elif t == "function_declarator":
-                inner = node.child_by_field_name("declarator")
-                # `int (*fp)(int)`: a pointer to a function is a variable
-                if inner is not None and inner.type == "parenthesized_declarator":
-                    pointer = True
-                else:
-                    is_function = not pointer
-                    params = node.child_by_field_name("parameters")
-                node = inner
+                is_function = True
+                params = node.child_by_field_name("parameters")
+                node = node.child_by_field_name("declarator")
             elif t in _DECLARATOR_WRAPPERS:
-                if t in ("pointer_declarator", "reference_declarator"):
+                if t in ("pointer_declarator", "reference_declarator", "array_declarator"):
                     pointer = True
+                    is_function = False
                 node = node.child_by_field_name("declarator") or next(
                     (c for c in node.named_children if c.type in _NAME_TYPES or c.type.endswith("declarator")), None)
             else:
                 return None, False, False, False, None
+        if not is_function:
+            params = None
         return node, is_function, pointer, initialized, params
 
     def parameters(self, plist: tree_sitter.Node | None) -> tuple[tuple[str, str], ...]:

@@ -144,3 +144,29 @@ def test_c_thread_local_that_tree_sitter_misreads() -> None:
 def test_a_file_with_parse_errors_is_marked_incomplete() -> None:
     m = model("int f( {\n#pragma omp declare target to(f)\n", Language.C)
     assert m.complete is False
+
+
+def test_the_declarator_nearest_the_name_decides_function_or_variable() -> None:
+    m = model("struct T;\n"
+              "struct T *make(int n);\n"              # a function returning a pointer
+              "int &pick(int *v, int i);\n"           # a function returning a reference
+              "int (*handler)(int);\n"                # a pointer to a function: a variable
+              "int *(*table[4])(int);\n"              # an array of function pointers
+              "int (*lookup(const char *key))(int);\n"  # a function returning a function pointer
+              "struct S { double *row(int i); int (*cb)(void); };\n")
+    assert one(m, "make").kind == FUNCTION
+    assert one(m, "make").params == (("int", "n"),)
+    assert one(m, "pick").kind == FUNCTION
+    assert one(m, "handler").kind == VARIABLE
+    assert one(m, "table").kind == VARIABLE
+    lookup = one(m, "lookup")
+    assert lookup.kind == FUNCTION and [name for _, name in lookup.params] == ["key"]
+    assert one(m, "row").kind == FUNCTION
+    assert one(m, "cb").kind == FIELD
+
+
+def test_names_index_follows_bodies_read_later() -> None:
+    m = model("void f(void) { static int hidden = 1; (void)hidden; }\n", Language.C)
+    assert m.named("hidden") == []   # bodies are read on demand
+    m.expand()
+    assert [s.kind for s in m.named("hidden")] == [VARIABLE]

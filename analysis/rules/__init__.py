@@ -163,11 +163,16 @@ def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozens
 
 def _load() -> None:
     """Import the rule modules once (registration happens at import)."""
-    from . import declare_target, declare_target_fortran, declare_variant, directive_syntax  # noqa: F401
-    from . import target_clauses  # noqa: F401
-    from . import target_regions  # noqa: F401
-    from . import context_selectors  # noqa: F401
-    from . import declare_variant_fortran  # noqa: F401
+    from . import (  # noqa: F401
+        context_selectors,
+        declare_target,
+        declare_target_fortran,
+        declare_variant,
+        declare_variant_fortran,
+        directive_syntax,
+        target_clauses,
+        target_regions,
+    )
 
 
 def iter_rules() -> Iterator[Rule]:
