@@ -173,6 +173,7 @@ KNOWN_ARCHS = frozenset({
     "nvptx", "nvptx64", "spirv", "spirv32", "spirv64", "riscv32", "riscv64", "loongarch64",
     "s390x", "systemz", "mips", "mips64", "mipsel", "mips64el", "sparc", "sparcv9", "wasm32", "wasm64",
     "hexagon", "ve",
+    "powerpc", "powerpc64", "powerpc64le",  # gcc's Power names (rs6000)
 })
 
 # Instruction-set extensions the toolchains match with `isa`: x86, AArch64 and Power target
@@ -200,7 +201,8 @@ KNOWN_ISAS = frozenset({
     "v9.2a", "v9.3a", "v9.4a", "v9.5a", "v9.6a", "armv8-a", "armv9-a", "thumb", "vfp", "vfp2", "vfp3", "vfp4",
     "mve",
     # Power
-    "altivec", "vsx", "power8-vector", "power9-vector", "power10-vector", "power8-altivec", "power9-altivec",
+    "altivec", "vsx", "popcntb", "popcntd", "cmpb", "fprnd", "mfcrf",
+    "power8-vector", "power9-vector", "power10-vector", "power8-altivec", "power9-altivec",
     "htm", "mma", "float128", "direct-move", "isa-v206-instructions", "isa-v207-instructions",
     "isa-v30-instructions", "isa-v31-instructions", "paired-vector-memops", "prefix-instrs", "pcrelative-memops",
     # AMDGPU features (the processors gfxNNN are matched by pattern below)
