@@ -1,4 +1,5 @@
-// mistakes.c: a small offloading program with deliberate declare-target mistakes.
+// mistakes.c: a small offloading program with deliberate declare target, target construct and
+// declare variant mistakes.
 // Each faulty line carries the diagnostic omp-lsp reports for it (`// expect: OMPxxx`).
 // Run `omp-lsp --check mistakes.c` to see them; clang-22 -fopenmp -fsyntax-only reports
 // most of them too.
@@ -50,6 +51,17 @@ double bias = 0.25;
 double twice(double v) { return 2.0 * v; }
 #pragma omp declare target to(twice) indirect device_type(nohost) // expect: OMP107
 
+// 13. A declare variant whose selector puts 'kind' in the implementation set (OMP353; quick fix:
+//     move it to the device set).
+double scale_gpu(double v) { return gain * v; }
+#pragma omp declare variant(scale_gpu) match(implementation = {kind(gpu)}) // expect: OMP353
+double scale_any(double v) { return gain * v; }
+
+// 14. adjust_args needs 'dispatch' in the construct set (OMP308; quick fix: add it).
+void axpy_gpu(double *x, int n);
+#pragma omp declare variant(axpy_gpu) match(device = {arch(nvptx)}) adjust_args(need_device_ptr: x) // expect: OMP308
+void axpy(double *x, int n);
+
 void compute(double *a, int n) {
   // 12. A local automatic variable in a declare target list (OMP114; quick fix: make it static).
   double local_scale = 3.0;
@@ -58,6 +70,23 @@ void compute(double *a, int n) {
   // 7. A delimited region inside a function body (OMP008): it must be at file scope.
 #pragma omp begin declare target // expect: OMP008
 #pragma omp end declare target // expect: OMP008
+
+  // 15. 'release' is a map type of 'target exit data', not of 'target' (OMP201).
+#pragma omp target map(release: a[0:n]) // expect: OMP201
+  a[0] = 0.0;
+
+  // 16. The same variable mapped and firstprivate on one target construct (OMP207).
+  double weight = 1.0;
+#pragma omp target map(to: weight) firstprivate(weight) // expect: OMP207
+  a[1] = weight;
+
+  // 17. A nested teams with other code beside it (OMP215).
+#pragma omp target map(tofrom: a[0:n]) // expect: OMP215
+  {
+    a[2] = 1.0;
+#pragma omp teams
+    a[3] = 2.0;
+  }
 
 #pragma omp target teams distribute parallel for map(tofrom: a[0:n])
   for (int i = 0; i < n; ++i)

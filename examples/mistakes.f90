@@ -1,4 +1,4 @@
-! mistakes.f90: Fortran declare target mistakes. Each faulty line carries the diagnostic
+! mistakes.f90: Fortran declare target, target construct and declare variant mistakes. Each faulty line carries the diagnostic
 ! omp-lsp reports for it (`! expect: OMPxxx`). flang-22 reports some of them; the others
 ! (OMP153, OMP163) only show up as a wrong device image or a failed device link.
 module field
@@ -51,4 +51,24 @@ contains
   subroutine driver()
     !$omp declare target(relax) ! expect: OMP153
   end subroutine driver
+
+  ! 7. A declare variant whose variant is the base procedure itself (OMP305).
+  subroutine blur(x)
+    real, intent(inout) :: x
+    !$omp declare variant(blur) match(device={kind(gpu)}) ! expect: OMP305
+    x = 0.25 * x
+  end subroutine blur
+
+  subroutine launch(n, a)
+    integer, intent(in) :: n
+    real, intent(inout) :: a(n)
+    ! 8. 'delete' is a map type of 'target exit data', not of 'target' (OMP201).
+    !$omp target map(delete: a) ! expect: OMP201
+    a(1) = 0.0
+    !$omp end target
+    ! 9. A negative thread limit (OMP210).
+    !$omp target teams thread_limit(-4) map(tofrom: a) ! expect: OMP210
+    a(2) = 1.0
+    !$omp end target teams
+  end subroutine launch
 end module field
