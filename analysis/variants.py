@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from .directives.nodes import Clause, ContextSelector, Directive, TraitSelector
@@ -126,8 +127,13 @@ _UNKNOWN_TYPES = frozenset({"placeholder_type_specifier", "decltype", "template_
                             "qualified_identifier", "macro_type_specifier", "auto"})
 
 
-def canonical_builtin(words: list[str]) -> str | None:
+def canonical_builtin(words: list[str] | tuple[str, ...]) -> str | None:
     """One spelling per builtin type (`long unsigned int` -> `unsigned long`), or None."""
+    return _canonical_builtin(tuple(words))
+
+
+@lru_cache(maxsize=1024)  # a file spells its few builtin types over and over
+def _canonical_builtin(words: tuple[str, ...]) -> str | None:
     if not words or any(w not in _BUILTIN_WORDS for w in words):
         return None
     ws = sorted(w for w in words if w != "_Complex")
@@ -159,6 +165,16 @@ def canonical_builtin(words: list[str]) -> str | None:
     else:
         base = "unsigned int" if unsigned else "int"
     return f"_Complex {base}" if complex_ else base
+
+
+@lru_cache(maxsize=4096)
+def _tidy_spelling(text: str) -> str:
+    """A declaration's text as messages show it: one space between words, no default argument,
+    no storage or function specifiers."""
+    text = " ".join(text.replace("=", " = ").split(" = ")[0].split())
+    text = re.sub(r"\b(?:static|extern|inline|virtual|constexpr|consteval|explicit|register|typedef)\b\s*",
+                  "", text)
+    return re.sub(r"\s+([,)\]])", r"\1", re.sub(r"([(\[])\s+", r"\1", text)).strip()
 
 
 def _words(text: str) -> list[str]:
@@ -378,10 +394,7 @@ class TypeReader:
         if name is not None and name.type != "type_identifier":
             a, b = name.start_byte - start, name.end_byte - start
             text = text[:a] + text[b:]
-        text = " ".join(text.replace("=", " = ").split(" = ")[0].split())
-        text = re.sub(r"\b(?:static|extern|inline|virtual|constexpr|consteval|explicit|register|typedef)\b\s*",
-                      "", text)
-        return re.sub(r"\s+([,)\]])", r"\1", re.sub(r"([(\[])\s+", r"\1", text)).strip()
+        return _tidy_spelling(text)
 
     # -- functions ----------------------------------------------------------------------------
     def function_nodes(self, symbol: Symbol) -> tuple[tree_sitter.Node, tree_sitter.Node, list[tree_sitter.Node]] | None:

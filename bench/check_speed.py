@@ -2,7 +2,7 @@
 """Speed of `omp-lsp --check` against the reference compilers' own OpenMP checks.
 
 Generates a 10,000-line C file and a 10,000-line Fortran file full of offload
-directives (valid code: both compilers accept them), then times, side by side and
+directives and declare variants (valid code: both compilers accept them), then times, side by side and
 interleaved, `omp-lsp --check FILE` against `clang-22 -fopenmp -fsyntax-only FILE`
 and `flang-22 -fopenmp -fsyntax-only FILE`, and prints the medians and ratios.
 Goals: C at most 1.0x clang's time, Fortran at most 0.2x flang's.
@@ -30,6 +30,9 @@ static double scale{k}(double x) {{ return x * {k}.5 + 1.0; }}
 #pragma omp end declare target
 double table{k}[64];
 #pragma omp declare target to(table{k})
+double blend{k}_gpu(double x, double y) {{ return x * 0.{k} + y; }}
+#pragma omp declare variant(blend{k}_gpu) match(device = {{kind(gpu), arch(nvptx64)}}, implementation = {{vendor(llvm)}})
+double blend{k}(double x, double y);
 
 void kernel{k}(int n, double *restrict a, const double *restrict b) {{
   double sum = 0.0;
@@ -67,6 +70,17 @@ contains
     real(8), intent(in) :: x
     scale{k} = x * {k}.5d0 + 1.0d0
   end function scale{k}
+
+  pure real(8) function blend{k}_gpu(x)
+    real(8), intent(in) :: x
+    blend{k}_gpu = x * 0.{k}d0
+  end function blend{k}_gpu
+
+  pure real(8) function blend{k}(x)
+    !$omp declare variant(blend{k}_gpu) match(device={{kind(gpu)}}, implementation={{vendor(llvm)}})
+    real(8), intent(in) :: x
+    blend{k} = x
+  end function blend{k}
 
   subroutine kernel{k}(n, a, b)
     integer, intent(in) :: n

@@ -91,6 +91,12 @@ class InteropSpec:
     properties: list[Expr] = field(default_factory=list)
 
 
+# Clause fields a moved clause copies only when read: the list items, modifiers and expressions
+# are most of a clause tree, and most rules read only clause names (fields without a
+# class-level default, so __getattr__ sees them missing).
+LAZY_CLAUSE_FIELDS = ("modifiers", "items", "exprs", "interops")
+
+
 @dataclass
 class Clause:
     name: str
@@ -109,6 +115,16 @@ class Clause:
     @property
     def expr(self) -> Expr | None:
         return self.exprs[0] if self.exprs else None
+
+    def __getattr__(self, name: str) -> object:
+        # A clause of a directive copied from the parse cache moves its subtrees when first read.
+        template = self.__dict__.get("_template")
+        if template is None or name not in LAZY_CLAUSE_FIELDS:
+            raise AttributeError(name)
+        from .relocate import shifted
+        value = shifted(getattr(template, name), self.__dict__["_delta"])
+        self.__dict__[name] = value
+        return value
 
     def modifier(self, name: str) -> Modifier | None:
         return next((m for m in self.modifiers if m.name == name), None)
@@ -139,13 +155,26 @@ class Directive:
         template = self.__dict__.get("_template")
         if template is None or name not in LAZY_FIELDS:
             raise AttributeError(name)
-        from .relocate import shifted
-        value = shifted(getattr(template, name), self.__dict__["_delta"])
+        from .relocate import moved_clause
+        value = [moved_clause(c, self.__dict__["_delta"]) for c in getattr(template, name)]
         self.__dict__[name] = value
         return value
 
     def clauses_named(self, *names: str) -> list[Clause]:
+        if len(names) == 1:
+            return self._by_name().get(names[0], [])
         return [c for c in self.clauses if c.name in names]
 
     def clause(self, name: str) -> Clause | None:
-        return next((c for c in self.clauses if c.name == name), None)
+        found = self._by_name().get(name)
+        return found[0] if found else None
+
+    def _by_name(self) -> dict[str, list[Clause]]:
+        """The clauses by name, indexed on first use (rules ask every directive for a few names)."""
+        index = self.__dict__.get("_clause_index")
+        if index is None:
+            index = {}
+            for c in self.clauses:
+                index.setdefault(c.name, []).append(c)
+            self.__dict__["_clause_index"] = index
+        return index

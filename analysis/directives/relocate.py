@@ -13,7 +13,7 @@ from ..records import fields
 from typing import Any
 
 from ..diagnostics import Finding, Fix, Related
-from .nodes import (LAZY_FIELDS, Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier,
+from .nodes import (LAZY_CLAUSE_FIELDS, LAZY_FIELDS, Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier,
                     Subscript, TraitProperty, TraitSelector, TraitSet)
 from .source import RawDirective
 
@@ -42,8 +42,13 @@ def shifted(value: Any, delta: int) -> Any:
     """A copy of a parse result (a node, a finding, or a list of them) with all spans moved by `delta`."""
     if type(value) is list:
         return [shifted(v, delta) for v in value]
+    if "_template" in value.__dict__ and type(value) is Clause:
+        for key in LAZY_CLAUSE_FIELDS:  # a moved clause: read what it has not moved yet
+            getattr(value, key)
     spans, children, lists = _PLANS[type(value)]
     fields = value.__dict__.copy()
+    fields.pop("_template", None)
+    fields.pop("_delta", None)
     for key in spans:
         v = fields[key]
         if v is None:
@@ -70,6 +75,7 @@ def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Direc
     fields = template.__dict__.copy()
     for key in LAZY_FIELDS:
         fields.pop(key, None)
+    fields.pop("_clause_index", None)  # the template's clauses, at the template's place
     for key in ("name_span", "argument_span"):
         span = fields[key]
         if span is not None:
@@ -80,5 +86,30 @@ def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Direc
     fields["_template"] = template
     fields["_delta"] = delta
     new = object.__new__(Directive)
+    new.__dict__.update(fields)
+    return new
+
+
+_CLAUSE_SPANS = ("span", "name_span", "args_span")
+_CLAUSE_CHILDREN = ("keyword", "category", "selector")
+
+
+def moved_clause(template: Clause, delta: int) -> Clause:
+    """A cached clause at another place: its spans and small parts now, its list items,
+    modifiers and expressions when first read (see Clause.__getattr__)."""
+    fields = template.__dict__.copy()
+    for key in LAZY_CLAUSE_FIELDS:
+        fields.pop(key, None)
+    for key in _CLAUSE_SPANS:
+        span = fields[key]
+        if span is not None:
+            fields[key] = (span[0] + delta, span[1] + delta)
+    for key in _CLAUSE_CHILDREN:
+        child = fields[key]
+        if child is not None:
+            fields[key] = shifted(child, delta)
+    fields["_template"] = template
+    fields["_delta"] = delta
+    new = object.__new__(Clause)
     new.__dict__.update(fields)
     return new

@@ -108,6 +108,14 @@ def _regions(ctx: FileContext) -> Regions:
     return found
 
 
+def _mentions(ctx: FileContext, names: frozenset[str]) -> bool:
+    """Whether the source spells any of the routine names (a fast test before reading calls)."""
+    source = ctx.document.source
+    if ctx.document.language.is_fortran:
+        source = ctx.__dict__.get("_lowered_source") or ctx.__dict__.setdefault("_lowered_source", source.lower())
+    return any(name.encode() in source for name in names)
+
+
 def _target_related(ctx: FileContext, region: TargetRegion, text: str = "the target region starts here") -> Related:
     return Related(ctx.directives[region.index].name_span, text)
 
@@ -289,6 +297,8 @@ def _threadprivate(ctx: FileContext, model: FileModel, symbol: Symbol) -> list[R
 # -- OMP212 ------------------------------------------------------------------------------------
 @rule("OMP212")
 def default_device_routine_in_target(ctx: FileContext) -> Iterator[Finding]:
+    if not _mentions(ctx, DEFAULT_DEVICE_ROUTINES):
+        return
     regions = _regions(ctx)
     for call in regions.calls():
         if call.key not in DEFAULT_DEVICE_ROUTINES:
@@ -382,17 +392,30 @@ def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP216")
 def structure_partly_mapped(ctx: FileContext) -> Iterator[Finding]:
     regions = _regions(ctx)
-    if not regions.targets:
-        return
+    mapped_by_region = [(region, mapped) for region in regions.targets
+                        if not ctx.directives[region.index].uses_macros
+                        and _maps_members(ctx, ctx.directives[region.index])
+                        and (mapped := _mapped_elements(ctx, ctx.directives[region.index]))]
+    if not mapped_by_region:
+        return  # no structure element is mapped: the member accesses need not be read at all
     accesses = regions.member_accesses()
     if not accesses:
         return
-    for region in regions.targets:
-        d = ctx.directives[region.index]
-        if d.uses_macros:
-            continue
-        for key, mapped in _mapped_elements(ctx, d).items():
+    for region, elements in mapped_by_region:
+        for key, mapped in elements.items():
             yield from _unmapped_accesses(ctx, regions, region, key, mapped, accesses)
+
+
+_MEMBER_MARKS = (b".", b"%")  # `s.a`, `p->a`, `s%a`
+
+
+def _maps_members(ctx: FileContext, d: Directive) -> bool:
+    """Whether a map clause's text may name a structure element (read before its list items,
+    which most directives never need)."""
+    source = ctx.document.source
+    return any(c.args_span is not None and any(m in source[c.args_span[0]:c.args_span[1]] for m in _MEMBER_MARKS)
+               or b"->" in source[c.span[0]:c.span[1]]
+               for c in d.clauses_named("map"))
 
 
 def _mapped_elements(ctx: FileContext, d: Directive) -> dict[str, list[tuple[Clause, ListItem]]]:
