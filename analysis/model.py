@@ -7,6 +7,7 @@ written in C/C++, lower case in Fortran (Fortran names are case-insensitive).
 """
 from __future__ import annotations
 
+import re
 from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
@@ -154,6 +155,34 @@ class Lambda:
     references: list[Reference] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class Include:
+    """An `#include` / `#import` (Fortran: also an INCLUDE line) of the file."""
+    offset: int
+    header: str            # as written between the delimiters ("" when a macro names it)
+    system: bool           # <header>: declares nothing of the program's own
+
+
+_C_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*(?:<([^>\n]*)>|"([^"\n]*)"|\S)', re.MULTILINE)
+_F_INCLUDE = re.compile(rb"^[ \t]*(?:include[ \t]*['\"]([^'\"\n]*)|#[ \t]*include[ \t]*(?:<([^>\n]*)>|\"([^\"\n]*)\"|\S))",
+                        re.MULTILINE | re.IGNORECASE)
+
+
+def find_includes(source: bytes, fortran: bool) -> list[Include]:
+    """Every include line, in source order (one regex over the file)."""
+    out = []
+    if fortran:
+        for m in _F_INCLUDE.finditer(source):
+            system = m.group(2) is not None
+            header = m.group(1) or m.group(2) or m.group(3) or b""
+            out.append(Include(m.start(), header.decode("utf-8", "replace").strip(), system))
+    else:
+        for m in _C_INCLUDE.finditer(source):
+            header = m.group(1) if m.group(1) is not None else m.group(2) or b""
+            out.append(Include(m.start(), header.decode("utf-8", "replace").strip(), m.group(1) is not None))
+    return out
+
+
 @dataclass(eq=False)
 class FileModel:
     language: Language
@@ -163,6 +192,7 @@ class FileModel:
     lambdas: list[Lambda] = field(default_factory=list)
     module_statements: list[Span] = field(default_factory=list)  # C++20 `import`/`export`/`module`
     threadprivate: dict[str, list[int]] = field(default_factory=dict)  # key -> directive indices
+    includes: list[Include] = field(default_factory=list)
     complete: bool = True                  # False: the builder gave up on part of the file
 
     def __post_init__(self) -> None:
@@ -226,6 +256,11 @@ class FileModel:
         """The first use of `symbol` (not a redeclaration, nor another entity of the same name)
         inside `span`, or None when there is none or the builder cannot tell."""
         return self.use_finder(symbol, span) if self.use_finder is not None else None
+
+    def user_includes(self, start: int = 0, end: int | None = None) -> bool:
+        """Whether a header that is not a <system> header (so may declare anything of the
+        program: names, types, requires directives) is included between `start` and `end`."""
+        return any(not i.system and start <= i.offset and (end is None or i.offset < end) for i in self.includes)
 
     def key_of(self, name: str) -> str:
         return name.lower() if self.language.is_fortran else name

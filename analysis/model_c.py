@@ -28,6 +28,7 @@ from .model import (
     Scope,
     Symbol,
     defer,
+    find_includes,
     is_target_region,
 )
 from .syntax import Language, Span
@@ -106,7 +107,7 @@ class _Builder:
         self.directives = directives
         self.structure = structure
         root = Scope("file", "", (0, len(self.src)))
-        self.model = FileModel(self.language, root)
+        self.model = FileModel(self.language, root, includes=find_includes(self.src, False))
         self.tags: dict[str, bool] = {}          # struct/union/class tag -> has a body in this file
         self.typedef_tag: dict[str, str] = {}    # typedef name -> struct tag it names
         self.polymorphic: set[str] = set()       # class names with virtual members
@@ -519,7 +520,7 @@ class _Builder:
 
     def finish(self) -> None:
         """Types completed anywhere in the file count as complete (C: at the end of the unit)."""
-        has_user_include = re.search(rb'^[ \t]*#[ \t]*include[ \t]*"', self.src, re.MULTILINE) is not None
+        has_user_include = self.model.user_includes()
         for s in self.model.symbols:
             if s.kind != VARIABLE or s.complete is not None:
                 continue
@@ -727,6 +728,7 @@ def build_c_model(document: Document, directives: list[Directive], structure: St
     try:
         return _Builder(document, directives, structure).build()
     except RecursionError:
-        model = FileModel(document.language, Scope("file", "", (0, len(document.source))))
+        model = FileModel(document.language, Scope("file", "", (0, len(document.source))),
+                          includes=find_includes(document.source, False))
         model.complete = False
         return model

@@ -35,6 +35,7 @@ from .model import (
     Scope,
     Symbol,
     is_target_region,
+    find_includes,
 )
 from .syntax import Language, Span
 
@@ -411,7 +412,7 @@ class _Builder:
         self.src = document.source
         self.fixed = document.language is Language.FORTRAN_FIXED
         self.root = Scope("file", "", (0, len(self.src)))
-        self.model = FileModel(document.language, self.root)
+        self.model = FileModel(document.language, self.root, includes=find_includes(self.src, True))
         self.frames: list[_Frame] = [_Frame(self.root, "file", 0)]
         self.candidates: list[tuple[str, _Map, int, int, Scope, bool]] = []
         self.exec_pieces: list[tuple[Statement, int, int, Scope]] = []   # read for references on demand

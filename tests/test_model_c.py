@@ -170,3 +170,11 @@ def test_names_index_follows_bodies_read_later() -> None:
     assert m.named("hidden") == []   # bodies are read on demand
     m.expand()
     assert [s.kind for s in m.named("hidden")] == [VARIABLE]
+
+
+def test_includes_say_which_headers_may_declare_the_programs_own_names() -> None:
+    src = '#include <omp.h>\n#include "kernels.h"\n#define HDR <stdio.h>\n#include HDR\nint x;\n'
+    m = model(src, Language.C)
+    assert [(i.header, i.system) for i in m.includes] == [("omp.h", True), ("kernels.h", False), ("", False)]
+    assert m.user_includes()
+    assert not m.user_includes(0, src.index('#include "'))   # only <omp.h> before that point

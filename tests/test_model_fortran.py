@@ -532,3 +532,9 @@ DUMP_CACHED_EXPECTED = [
 def test_whole_model(source: str, language: Language, expected: list[str]) -> None:
     model, _ = model_of(source, language)
     assert dump(model) == expected
+
+
+def test_include_lines_are_recorded() -> None:
+    m, _ = model_of("subroutine s\n  include 'params.inc'\n#include <sys.h>\n  integer :: n\nend subroutine s\n")
+    assert [(i.header, i.system) for i in m.includes] == [("params.inc", False), ("sys.h", True)]
+    assert m.user_includes()

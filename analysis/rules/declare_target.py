@@ -270,7 +270,6 @@ def function_in_link(ctx: FileContext) -> Iterator[Finding]:
                           fixes=[])
 
 
-_USER_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
 # `using namespace n;` and `using n::x;` bring names in from elsewhere (an alias `using T = ...` does not).
 _USING = re.compile(rb"\busing\s+(?:namespace\b|[\w:]+::\w+\s*;)")
 
@@ -283,7 +282,7 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
     model = ctx.model
     src = ctx.document.source
     # Names may come from a user header or a using-directive: then say nothing about missing ones.
-    unsure = not model.complete or _USER_INCLUDE.search(src) is not None or \
+    unsure = not model.complete or model.user_includes() or \
         (lang is Language.CPP and _USING.search(src) is not None)
     for mark in _marks(ctx):
         item = mark.item

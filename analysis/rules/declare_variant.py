@@ -71,8 +71,6 @@ _ARITHMETIC_WORDS = frozenset({"const", "volatile", "static", "extern", "signed"
                                "long", "float", "double", "_Bool", "bool"})
 # Names a header declares: OpenMP's and the compilers' own (OMP302, OMP316 stay silent on them).
 _HEADER_PREFIXES = ("omp_", "ompx_", "kmp_", "__")
-_INCLUDE = re.compile(rb"^[ \t]*#[ \t]*(?:include|import)[ \t]*[<\"]([^>\"]*)[>\"]", re.MULTILINE)
-_USER_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*"', re.MULTILINE)
 _USING = re.compile(rb"\busing\s+(?:namespace\b|[\w:]+::\w+\s*;)")
 _VARIANT_NAME = re.compile(r"(?:::)?[A-Za-z_]\w*(?:::[A-Za-z_]\w*)*(?:<.*>)?", re.DOTALL)
 _IDENTIFIER = re.compile(r"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|([A-Za-z_]\w*)""")
@@ -121,8 +119,7 @@ def _names_certain(ctx: FileContext) -> bool:
     cached = ctx.__dict__.get("_variant_names_certain")
     if cached is None:
         src = ctx.document.source
-        headers = [m.group(1).strip() for m in _INCLUDE.finditer(src)]
-        cached = (ctx.model.complete and all(h == b"omp.h" for h in headers)
+        cached = (ctx.model.complete and all(i.header == "omp.h" for i in ctx.model.includes)
                   and not (ctx.document.language is Language.CPP and _USING.search(src)))
         ctx.__dict__["_variant_names_certain"] = cached
     return cached
@@ -217,7 +214,7 @@ def variant_not_a_function(ctx: FileContext) -> Iterator[Finding]:
         around = list(model.scope_at(offset).ancestors())
         later = [s for s in model.named(last) if _is_function(ctx, s) and s.name_span[0] >= offset
                  and (s.scope in around if "::" not in name else s.qualified.endswith(name))]
-        if later and not _USER_INCLUDE.search(ctx.document.source):  # else a header may declare it earlier
+        if later and not ctx.model.user_includes():  # else a header may declare it earlier
             yield Finding("OMP302", f"'{name}' is declared after this directive; declare the variant function "
                           "before the 'declare variant' directive", rec.name_span,
                           related=[Related(later[0].name_span, f"'{last}' declared here")])
@@ -612,7 +609,7 @@ def called_outside_its_context(ctx: FileContext) -> Iterator[Finding]:
                         if d.name == "dispatch" and i in ctx.structure.extents]
     device: set[str] | None = None
     # a header of the project may make the calling function declare target
-    user_headers = _USER_INCLUDE.search(ctx.document.source) is not None
+    user_headers = ctx.model.user_includes()
     for ref in model.references:
         if not ref.call or ref.key not in watched:
             continue
@@ -784,7 +781,7 @@ def _identifiers(ctx: FileContext, expr: Expr | TraitProperty) -> Iterator[tuple
 
 def _inaccessible(ctx: FileContext, model: FileModel, name: str, span: Span, offset: int,
                   base: str | None) -> Finding | None:
-    if _USER_INCLUDE.search(ctx.document.source):
+    if ctx.model.user_includes():
         return None  # a header of the project may declare it before the directive
     # every declaration of the name, function bodies included (model.named indexes what was read
     # before the bodies were expanded)

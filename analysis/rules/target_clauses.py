@@ -149,8 +149,6 @@ def _ancestor(d: Directive) -> tuple[Clause, Expr | None] | None:
 
 # -- requires directives ------------------------------------------------------------------
 
-_C_UNKNOWN_INCLUDE = re.compile(rb'^[ \t]*#[ \t]*(?:include|import)[ \t]*(?!<)\S', re.MULTILINE)
-_F_INCLUDE = re.compile(rb"^[ \t]*(?:include[ \t]*['\"]|#[ \t]*include[ \t]*(?!<)\S)", re.MULTILINE | re.IGNORECASE)
 
 
 def _enabled(ctx: FileContext, d: Directive, clause: str) -> bool | None:
@@ -212,7 +210,7 @@ def _requirement(ctx: FileContext, clause: str, offset: int, *, before: bool) ->
     limit = offset if before else None
     if not ctx.document.language.is_fortran:
         found, _ = _requires(ctx, clause, (0, len(src)), limit)
-        if found is False and _C_UNKNOWN_INCLUDE.search(src, 0, offset if before else len(src)):
+        if found is False and ctx.model.user_includes(0, offset if before else None):
             return None
         return found
     unit = _program_unit(ctx, offset)
@@ -221,7 +219,7 @@ def _requirement(ctx: FileContext, clause: str, offset: int, *, before: bool) ->
     found, _ = _requires(ctx, clause, unit.span, limit)
     if found is not False:
         return found
-    if _F_INCLUDE.search(src, unit.span[0], offset if before else unit.span[1]):
+    if ctx.model.user_includes(unit.span[0], offset if before else unit.span[1]):
         return None
     modules = _module_scopes(ctx)
     todo = [u for s in ctx.model.scope_at(offset).ancestors() for u in s.uses]
