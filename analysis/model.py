@@ -58,7 +58,8 @@ class Symbol:
                                            # Fortran attributes: save parameter pointer allocatable
                                            # external target bind(c) elemental pure recursive ...;
                                            # both: "dummy" for a procedure's parameters
-    type_text: str = ""                    # declared type as written (C: specifiers + pointer/array declarators)
+    type_text: str = ""                    # declared type: C as written (specifiers + pointer/array declarators);
+                                           # Fortran the type declaration's type, lower case (`type(c_ptr)`)
     params: tuple[tuple[str, str], ...] = ()   # functions: (type text, name) per parameter
     return_type: str = ""
     template: bool = False                 # C++ template (or member of a class template)

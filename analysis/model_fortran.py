@@ -34,8 +34,8 @@ from .model import (
     Reference,
     Scope,
     Symbol,
-    is_target_region,
     find_includes,
+    is_target_region,
 )
 from .syntax import Language, Span
 
@@ -335,7 +335,7 @@ def _assignment(t: bytes, lo: int, hi: int) -> tuple[int, int, bool, bool] | Non
 # statement's text.
 _Entity = tuple[int, int, str, bool, bool]
 # A type declaration as read: (piece start, piece end, `::` or -1, specifier words, BIND(C), entities).
-_Declaration = tuple[int, int, int, frozenset[str], bool, tuple[_Entity, ...]]
+_Declaration = tuple[int, int, int, frozenset[str], bool, tuple[_Entity, ...], str]
 
 
 def _entity_list(t: bytes, start: int, hi: int, dims: bool, initialized: bool) -> tuple[_Entity, ...]:
@@ -983,7 +983,8 @@ class _Builder:
                 return None  # malformed: attributes without '::'
             words, dims, bind = _PROCEDURE_WORDS if procedure else _NO_WORDS, False, False
             start = j
-        decl = (lo, hi, colons, words, bind, _entity_list(t, start, hi, dims, False))
+        type_text = " ".join(t[lo:pos].decode("ascii", "replace").split())
+        decl = (lo, hi, colons, words, bind, _entity_list(t, start, hi, dims, False), type_text)
         self.declare(decl)
         return decl
 
@@ -1016,7 +1017,7 @@ class _Builder:
     def declare(self, decl: _Declaration) -> None:
         """Apply a type declaration read by `type_declaration` (of this statement's text): one
         symbol per entity name, given the declaration's span and specifiers."""
-        lo, hi, colons, words, bind, entities = decl
+        lo, hi, colons, words, bind, entities, type_text = decl
         frame = self.frames[-1]
         base = self.base
         # pieces come trimmed: `piece_span` is a plain shift for a one-line statement
@@ -1064,6 +1065,7 @@ class _Builder:
                 typed.add(key)
                 sym.span, sym.name_span = span, (name_span if name_span is not None
                                                  else self.source_span(name_lo, name_hi))
+                sym.type_text = type_text
             if words:
                 spec = sym.specifiers
                 sym.specifiers = spec | words if spec else words
@@ -1434,3 +1436,27 @@ def build_fortran_model(document: Document, directives: list[Directive], structu
     except Exception:  # noqa: BLE001 - a builder bug must not take the rules down
         builder.model.complete = False
         return builder.model
+
+
+_INTRINSIC_TYPE = re.compile(r"(?:integer|real|complex|logical|character|doubleprecision|doublecomplex|byte)\b")
+_DERIVED_TYPE = re.compile(r"(?:type|class)\(([a-z_]\w*)\)$")
+
+
+def declared_c_ptr(symbol: Symbol, defined_here: Callable[[str], bool]) -> bool | None:
+    """Whether a Fortran variable's type declaration makes it `type(c_ptr)`.
+
+    False for an intrinsic type or a derived type defined in this file (`defined_here(name)`);
+    None when the model cannot tell: implicit typing, or a type from elsewhere (which may be
+    c_ptr renamed by a USE)."""
+    text = symbol.type_text.replace(" ", "")
+    if not text:
+        return None
+    if _INTRINSIC_TYPE.match(text):
+        return False
+    m = _DERIVED_TYPE.match(text)
+    if m is None:
+        return None
+    if m.group(1) == "c_ptr":
+        return True
+    return False if defined_here(m.group(1)) else None
+

@@ -25,6 +25,7 @@ from .model import (
     Symbol,
     is_target_region,
 )
+from .model_fortran import declared_c_ptr
 from .records import dataclass
 from .syntax import Span
 
@@ -124,9 +125,6 @@ def identity(sym: Symbol) -> Identity:
 
 
 # -- name lookup -------------------------------------------------------------------------------
-_INTRINSIC_TYPE = re.compile(rb"(?i)\s*(integer|real|complex|logical|character|double\s*precision|double\s*complex"
-                             rb"|byte)\b")
-_DERIVED_TYPE = re.compile(rb"(?i)\s*type\s*\(\s*([a-z_]\w*)\s*\)")
 _IMPORT = re.compile(rb"(?im)^[ \t]*import\b")
 _USE_RENAME = re.compile(rb"(?im)^[ \t]*use\b[^\n!]*=>")
 
@@ -437,19 +435,7 @@ def source_names(ctx: FileContext, span: Span) -> Iterator[tuple[str, Span]]:
 def not_c_ptr(ctx: FileContext, scope: Scope, sym: Symbol) -> str | None:
     """The type of a dummy argument when it is certainly not type(c_ptr): its type declaration
     names an intrinsic type or a derived type declared in this file. None otherwise."""
-    if scope.symbol is not None and sym.span == scope.symbol.span:
-        return None  # no type declaration: implicit typing, which IMPLICIT statements may change
-    src = ctx.document.source
-    m = _INTRINSIC_TYPE.match(src, sym.span[0], sym.span[1])
-    if m is not None:
-        return " ".join(m.group(1).decode("ascii").lower().split())
-    m = _DERIVED_TYPE.match(src, sym.span[0], sym.span[1])
-    if m is None:
-        return None
-    name = m.group(1).decode("ascii", "replace")
-    if name.lower() == "c_ptr":
-        return None
-    found = lookup(ctx, name.lower(), scope)
-    if found.symbols and all(s.kind == TYPE for s in found.symbols):
-        return f"type({name})"  # a derived type of this file (c_ptr renamed would not be a TYPE here)
-    return None
+    def defined_here(name: str) -> bool:
+        found = lookup(ctx, name, scope)
+        return bool(found.symbols) and all(s.kind == TYPE for s in found.symbols)
+    return sym.type_text if declared_c_ptr(sym, defined_here) is False else None

@@ -16,6 +16,7 @@ from ..constants import constant_value
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.nodes import Clause, Directive, Expr, ListItem
 from ..model import MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
+from ..model_fortran import declared_c_ptr
 from ..syntax import Span
 from . import FileContext, rule
 
@@ -344,27 +345,13 @@ def _c_pointer_like(ctx: FileContext, name_span: Span, depth: int = 0) -> bool |
     return None
 
 
-_F_INTRINSIC_TYPE = re.compile(r"\s*(?:integer|real|complex|logical|character|double\s*precision|"
-                               r"double\s*complex|byte)\b", re.IGNORECASE)
-_F_DERIVED_TYPE = re.compile(r"\s*(?:type|class)\s*\(\s*(\w+)\s*\)", re.IGNORECASE)
-
-
 def _fortran_c_ptr(ctx: FileContext, sym: Symbol) -> bool | None:
-    """Whether a Fortran variable is of type C_PTR, read from its type declaration statement.
-
-    None unless the statement starts with the type: an intrinsic type, C_PTR, or a derived
-    type defined in this file (any other type name may be C_PTR renamed by a USE)."""
-    text = ctx.document.source[sym.span[0]:sym.span[1]].decode("utf-8", "replace")
-    if _F_INTRINSIC_TYPE.match(text):
-        return False
-    m = _F_DERIVED_TYPE.match(text)
-    if m is None:
-        return None
-    name = m.group(1).lower()
-    if name == "c_ptr":
-        return True
-    types = _lookup(ctx, name, sym.name_span[0])
-    return False if types and all(s.kind == TYPE for s in types) else None
+    """Whether a Fortran variable is of type C_PTR (None: its declaration does not say; any type
+    name not defined in this file may be C_PTR renamed by a USE)."""
+    def defined_here(name: str) -> bool:
+        types = _lookup(ctx, name, sym.name_span[0])
+        return bool(types) and all(s.kind == TYPE for s in types)
+    return declared_c_ptr(sym, defined_here)
 
 
 # ---------------------------------------------------------------------------------------------
