@@ -1,10 +1,11 @@
-"""Declare variant resolution (analysis/variants.py): type normal forms, base and variant
-functions, begin/end regions and effective context selectors."""
+"""Declare variant resolution (analysis/variants.py) and the C type normal forms it compares
+(analysis/c_types.py): base and variant functions, begin/end regions, effective selectors."""
 from __future__ import annotations
 
 import pytest
 from omp_lsp.analysis import Document, Language, analyze
 from omp_lsp.analysis.rules import FileContext
+from omp_lsp.analysis.c_types import Signature, canonical_builtin
 from omp_lsp.analysis.variants import (
     FUNCTION_FOLLOWS,
     IN_BODY,
@@ -12,9 +13,7 @@ from omp_lsp.analysis.variants import (
     NOTHING_FOLLOWS,
     SEVERAL_FOLLOW,
     UNKNOWN,
-    Signature,
     Variants,
-    canonical_builtin,
     compare_signatures,
 )
 
@@ -33,10 +32,8 @@ def signature(src: str, name: str, language: Language = Language.C) -> Signature
     ctx = context(src, language)
     found = [s for s in ctx.model.symbols if s.name == name]
     assert found, name
-    types = ctx.variants.types
-    if types is None:  # no directive in the source: read the types anyway
-        from omp_lsp.analysis.variants import TypeReader
-        types = TypeReader(ctx)
+    types = ctx.c_types
+    assert types is not None
     return types.signature(found[0])
 
 

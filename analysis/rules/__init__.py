@@ -18,6 +18,7 @@ from ..syntax import Document
 if TYPE_CHECKING:
     from ..declare_target import Binding
     from ..model import FileModel
+    from ..c_types import TypeReader
     from ..variants import Variants
 
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
@@ -61,6 +62,14 @@ class FileContext:
             from ..variants import resolve
             self._variants = resolve(self)
         return self._variants
+
+    @property
+    def c_types(self) -> TypeReader | None:
+        """C/C++: declared types in normal form, read on demand (None for Fortran)."""
+        if "_c_types" not in self.__dict__:
+            from ..c_types import TypeReader
+            self.__dict__["_c_types"] = None if self.document.language.is_fortran else TypeReader(self)
+        return self.__dict__["_c_types"]
 
     @property
     def has_declare_target(self) -> bool:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..c_types import ARITHMETIC_TYPEDEFS
 from ..constants import constant_value
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.nodes import Clause, Directive, Expr, ListItem
@@ -78,14 +79,6 @@ ALLOCATION_ROUTINES: dict[str, tuple[tuple[int, str], ...]] = {
 }
 # Directives inside a target region whose allocators the region's uses_allocators must list.
 ALLOCATOR_DIRECTIVES = frozenset({"allocate", "allocators"})
-
-# C/C++ type words that name arithmetic types (tree-sitter reads more names, some of them
-# typedefs of the platform, as primitive types).
-ARITHMETIC_TYPE_WORDS = frozenset({
-    "bool", "_Bool", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "wchar_t",
-    "char8_t", "char16_t", "char32_t", "size_t", "ssize_t", "ptrdiff_t", "intptr_t", "uintptr_t",
-    "int8_t", "int16_t", "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "_Complex",
-})
 
 # Fortran modules that cannot hold a user's requires directive.
 INTRINSIC_MODULES = frozenset({
@@ -278,71 +271,17 @@ def _variable(ctx: FileContext, item: ListItem) -> Symbol | None:
 
 _DECLARATION_NODES = frozenset({"declaration", "parameter_declaration", "optional_parameter_declaration",
                                 "field_declaration", "type_definition"})
-_CLASS_NODES = frozenset({"struct_specifier", "union_specifier", "enum_specifier", "class_specifier"})
-_SCALAR_NODES = frozenset({"primitive_type", "sized_type_specifier"})
-
-
-def _c_declarator(ctx: FileContext, name_span: Span) -> tuple[list[str], object] | None:
-    """The declarator shapes around a declared name, innermost first ("pointer", "array",
-    "reference", "function"), and the declaration node; None for anything unusual."""
-    tree = ctx.document.tree
-    if tree is None:
+def _c_pointer_like(ctx: FileContext, sym: Symbol) -> bool | None:
+    """Whether a C/C++ variable is a pointer, an array, or a reference to one (None when the
+    source does not say: a typedef or class from a header, a template, `auto`)."""
+    types = ctx.c_types
+    ctype = types.variable(sym) if types is not None else None
+    if ctype is None:
         return None
-    node = tree.root_node.descendant_for_byte_range(name_span[0], name_span[1])
-    if node is None or (node.start_byte, node.end_byte) != tuple(name_span):
-        return None
-    shapes: list[str] = []
-    while node.parent is not None:
-        parent = node.parent
-        kind = parent.type
-        if kind in _DECLARATION_NODES:
-            return shapes, parent
-        if kind == "array_declarator":
-            inner = parent.child_by_field_name("declarator")
-            if inner is None or inner.start_byte != node.start_byte or inner.end_byte != node.end_byte:
-                return None  # the name sits in the size expression
-            shapes.append("array")
-        elif kind in ("pointer_declarator", "reference_declarator", "function_declarator"):
-            shapes.append(kind.split("_")[0])
-        elif kind not in ("parenthesized_declarator", "init_declarator"):
-            return None
-        node = parent
-    return None
-
-
-def _c_pointer_like(ctx: FileContext, name_span: Span, depth: int = 0) -> bool | None:
-    """Whether a C/C++ variable (or typedef) is a pointer, an array, or a reference to one.
-
-    None when the source does not say: a typedef or class from a header, a template
-    parameter, `auto`, a typedef chain too long to follow."""
-    found = _c_declarator(ctx, name_span)
-    if found is None or depth > 4:
-        return None
-    shapes, decl = found
-    outer = [s for s in shapes if s != "reference"]  # a reference to a pointer or array counts
-    if outer:
-        return outer[0] in ("pointer", "array") or None
-    type_node = decl.child_by_field_name("type")  # type: ignore[attr-defined]
-    if type_node is None:
-        return None
-    if type_node.type in _CLASS_NODES:
-        return False
-    if type_node.type in _SCALAR_NODES:
-        words = ctx.document.source[type_node.start_byte:type_node.end_byte].decode("utf-8", "replace").split()
-        return False if words and all(w in ARITHMETIC_TYPE_WORDS for w in words) else None
-    if type_node.type != "type_identifier":
-        return None
-    name = ctx.document.source[type_node.start_byte:type_node.end_byte].decode("utf-8", "replace")
-    types = [s for s in ctx.model.visible(name, type_node.start_byte) if s.kind == TYPE]
-    if len(types) != 1:
-        return None
-    t = types[0]
-    src = ctx.document.source
-    if re.match(rb"\s*typedef\b", src[t.span[0]:t.span[1]]):
-        return _c_pointer_like(ctx, t.name_span, depth + 1)
-    if re.match(rb"\s*(?:template\s*<.*>\s*)?(?:struct|class|union|enum)\b", src[t.span[0]:t.span[1]], re.DOTALL):
-        return False  # a class type defined in this file
-    return None
+    if ctype.is_pointer or any(kind == "[]" for kind, _ in ctype.levels[-2:]):
+        return True
+    base = [kind for kind, _ in ctype.levels if kind not in ("&", "&&")]
+    return False if ctype.known or (len(base) == 1 and base[0] in ARITHMETIC_TYPEDEFS) else None
 
 
 def _fortran_c_ptr(ctx: FileContext, sym: Symbol) -> bool | None:
@@ -511,7 +450,7 @@ def device_pointer_type(ctx: FileContext) -> Iterator[Finding]:
                                       "has_device_addr, which is deprecated in is_device_ptr; use "
                                       "has_device_addr for it", item.span, severity=Severity.WARNING,
                                       related=[Related(sym.span, f"'{sym.name}' declared here")])
-                elif _c_pointer_like(ctx, sym.name_span) is False:
+                elif _c_pointer_like(ctx, sym) is False:
                     yield Finding("OMP209", f"'{item.text}' is not a pointer or an array; is_device_ptr takes "
                                   "pointers that hold device addresses (use has_device_addr for other variables)",
                                   item.span, related=[Related(sym.name_span, f"'{sym.name}' declared here")])
