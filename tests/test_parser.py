@@ -671,10 +671,15 @@ def test_loop_transformation_clauses() -> None:
     assert [e.text for e in clean("interchange permutation(2, 1)", C, 60).clause("permutation").exprs] == ["2", "1"]
 
 
-def test_metadirective_variants_are_kept_as_text() -> None:
+def test_metadirective_selectors_are_read_and_variants_kept_as_text() -> None:
     parsed = clean("metadirective when(device={kind(gpu)}: target teams) default(parallel for)")
-    assert parsed.clause("when").expr.text == "device={kind(gpu)}: target teams"
+    when = parsed.clause("when")
+    assert [(s.name, [t.name for t in s.selectors]) for s in when.selector.sets] == [("device", ["kind"])]
+    assert when.expr.text == "target teams"
     assert parsed.clause("default").expr.text == "parallel for"
+    empty = clean("metadirective when(implementation={vendor(score(5): llvm)}:) default(simd)", C, 50)
+    assert empty.clause("when").selector.sets[0].selectors[0].score.text == "5"
+    assert empty.clause("when").exprs == []
     other = clean("metadirective when(user={condition(n > 10)}: parallel) otherwise(nothing)", C, 52)
     assert other.clause("otherwise").expr.text == "nothing"
 

@@ -899,6 +899,16 @@ class _Parse:
         if a < b:
             clause.exprs.append(self.expr(a, b))
 
+    def read_when(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
+        before, (x, y) = self.colon_split(a, b)
+        if before is None:
+            self.report("OMP004", "clause 'when' needs a context selector and ':' before its directive variant",
+                        clause.span)
+            return
+        clause.selector = self._selector(before[0], before[1])
+        if x < y:
+            clause.exprs.append(self.expr(x, y))  # the directive variant (may be empty: nothing)
+
     def read_adjust_args(self, clause: Clause, cspec: ClauseSpec, a: int, b: int, directive: Directive) -> None:
         before, (x, y) = self.colon_split(a, b)
         if before is None:
@@ -1206,6 +1216,7 @@ _READERS = {
     "adjust_args": _Parse.read_adjust_args,
     "append_args": _Parse.read_append_args,
     "uses_allocators": _Parse.read_uses_allocators,
+    "when": _Parse.read_when,
     "opaque": _Parse.read_opaque,
 }
 

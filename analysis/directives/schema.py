@@ -30,11 +30,12 @@ VERSIONS: tuple[Version, ...] = (45, 50, 51, 52, 60)
 #   adjust_args   "(need_device_ptr|nothing|...: list)"
 #   append_args   "(interop(prefs), ...)"
 #   uses_allocators "(alloc[(traits)], ...)" | "(traits(t), memspace(m): alloc)"
-#   opaque        balanced parentheses, content kept as one span   when, otherwise, initializer
+#   when          "(context-selector : [directive-variant])"  when (the variant kept as one span)
+#   opaque        balanced parentheses, content kept as one span   otherwise, initializer
 Shape = Literal[
     "none", "opt_expr", "expr", "exprs", "list", "keyword", "keyword_expr", "defaultmap",
     "reduction", "depend", "linear", "aligned", "selector", "adjust_args", "append_args",
-    "uses_allocators", "opaque",
+    "uses_allocators", "when", "opaque",
 ]
 
 # How a directive's own parenthesised argument (after its name) is read.

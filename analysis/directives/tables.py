@@ -496,7 +496,7 @@ _CLAUSE_ROWS: tuple[ClauseSpec, ...] = (
     ClauseSpec("destroy", "opt_expr", doc="Destroys an interop object or a depend object."),
     # -- metadirective ---------------------------------------------------------
     ClauseSpec(
-        "when", "opaque",
+        "when", "when",
         doc="Directive variant selected when the context selector matches.",
     ),
     ClauseSpec(

@@ -24,7 +24,7 @@ from ..directives.parser import looks_like_macro, version_text
 from ..syntax import Language, Span
 from . import FileContext, rule
 
-SELECTOR_DIRECTIVES = frozenset({"declare variant", "begin declare variant"})
+SELECTOR_DIRECTIVES = frozenset({"declare variant", "begin declare variant", "metadirective", "begin metadirective"})
 
 _GAP = re.compile(rb"[ \t]*,[ \t]*")
 _SCORE_COLON = re.compile(rb"[ \t]*:[ \t]*")
