@@ -285,9 +285,9 @@ def variants(ctx: FileContext) -> list[Variant]:
     found = ctx.__dict__.get("_fortran_variants")
     if found is None:
         found = []
-        if ctx.document.language.is_fortran and any(d.name == DECLARE_VARIANT for d in ctx.directives):
-            for i, d in enumerate(ctx.directives):
-                if d.name == DECLARE_VARIANT and not d.uses_macros:
+        if ctx.document.language.is_fortran:
+            for i, d in ctx.directives_named(DECLARE_VARIANT):
+                if not d.uses_macros:
                     v = _resolve(ctx, i, d)
                     if v is not None:
                         found.append(v)

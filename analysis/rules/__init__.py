@@ -71,14 +71,23 @@ class FileContext:
             self.__dict__["_c_types"] = None if self.document.language.is_fortran else TypeReader(self)
         return self.__dict__["_c_types"]
 
+    def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
+        """(index, directive) of the directives with these names, in source order (indexed once:
+        most rules look at a few kinds of directive, and files hold thousands)."""
+        index = self.__dict__.get("_by_name")
+        if index is None:
+            index = {}
+            for i, d in enumerate(self.directives):
+                index.setdefault(d.name, []).append((i, d))
+            self.__dict__["_by_name"] = index
+        if len(names) == 1:
+            return index.get(names[0], [])
+        return sorted((pair for name in set(names) for pair in index.get(name, [])), key=lambda pair: pair[0])
+
     @property
     def has_declare_target(self) -> bool:
         """Whether any declare target directive is present (asked by every declare target rule)."""
-        found = self.__dict__.get("_has_declare_target")
-        if found is None:
-            found = self.__dict__["_has_declare_target"] = any(
-                d.name in ("declare target", "begin declare target") for d in self.directives)
-        return found
+        return bool(self.directives_named("declare target") or self.directives_named("begin declare target"))
 
 
 @dataclass

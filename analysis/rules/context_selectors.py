@@ -34,11 +34,10 @@ _NOT_INTEGER = re.compile(r"""\s*(?:[+-]?\s*(?:\d+\.\d*|\.\d+|\d+[eEdD][+-]?\d+)
 
 
 def _selectors(ctx: FileContext) -> Iterator[ContextSelector]:
-    for d in ctx.directives:
-        if d.name in SELECTOR_DIRECTIVES:
-            for clause in d.clauses:
-                if clause.selector is not None:
-                    yield clause.selector
+    for _, d in ctx.directives_named(*SELECTOR_DIRECTIVES):
+        for clause in d.clauses:
+            if clause.selector is not None:
+                yield clause.selector
 
 
 def _version(ctx: FileContext) -> int:

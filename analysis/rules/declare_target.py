@@ -145,8 +145,8 @@ def _clause_word(mark: Mark) -> str:
 
 @rule("OMP105")
 def no_list_clause(ctx: FileContext) -> Iterator[Finding]:
-    for d in ctx.directives:
-        if d.name != DECLARE_TARGET or not d.clauses or d.argument is not None or d.uses_macros:
+    for _, d in ctx.directives_named(DECLARE_TARGET):
+        if not d.clauses or d.argument is not None or d.uses_macros:
             continue
         if any(c.name in (*ENTER_CLAUSES, "link", "indirect") for c in d.clauses):
             continue
@@ -172,8 +172,8 @@ def nohost_in_link(ctx: FileContext) -> Iterator[Finding]:
 
 @rule("OMP107")
 def indirect_device_type(ctx: FileContext) -> Iterator[Finding]:
-    for d in ctx.directives:
-        if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET) or not indirect_of(d):
+    for _, d in ctx.directives_named(DECLARE_TARGET, BEGIN_DECLARE_TARGET):
+        if not indirect_of(d):
             continue
         c = d.clause("device_type")
         if c is None or c.keyword is None or c.keyword.name.lower() == "any":
@@ -186,9 +186,7 @@ def indirect_device_type(ctx: FileContext) -> Iterator[Finding]:
 
 @rule("OMP108")
 def list_on_begin(ctx: FileContext) -> Iterator[Finding]:
-    for d in ctx.directives:
-        if d.name != BEGIN_DECLARE_TARGET:
-            continue
+    for _, d in ctx.directives_named(BEGIN_DECLARE_TARGET):
         for c in d.clauses:
             if c.name in (*ENTER_CLAUSES, "link"):
                 yield Finding("OMP108", f"'begin declare target' takes only device_type and indirect, not "
@@ -332,8 +330,8 @@ _F_LOGICALS = re.compile(r"\.(?:true|false|and|or|not|eqv|neqv|eq|ne|lt|le|gt|ge
 @rule("OMP115")
 def indirect_not_constant(ctx: FileContext) -> Iterator[Finding]:
     fortran = ctx.document.language.is_fortran
-    for d in ctx.directives:
-        if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET) or d.uses_macros:
+    for _, d in ctx.directives_named(DECLARE_TARGET, BEGIN_DECLARE_TARGET):
+        if d.uses_macros:
             continue
         c = d.clause("indirect")
         if c is None or c.expr is None:

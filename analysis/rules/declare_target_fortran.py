@@ -217,8 +217,8 @@ def clauseless_outside_subprogram(ctx: FileContext) -> Iterator[Finding]:
     if not _applies(ctx):
         return
     model = ctx.model
-    for d in ctx.directives:
-        if d.name != DECLARE_TARGET or _has_list(d):
+    for _, d in ctx.directives_named(DECLARE_TARGET):
+        if _has_list(d):
             continue
         scope = model.scope_at(d.span[0])
         if scope.kind in SUBPROGRAMS and _in_spec(scope, d.span[0]):

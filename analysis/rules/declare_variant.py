@@ -80,7 +80,7 @@ _IDENTIFIER = re.compile(r"""("(?:\\.|[^"\\])*"|'(?:\\.|[^'\\])*')|([A-Za-z_]\w*
 def _has_variants(ctx: FileContext) -> bool:
     found = ctx.__dict__.get("_has_declare_variant")
     if found is None:
-        found = ctx.__dict__["_has_declare_variant"] = any(d.name in VARIANT_DIRECTIVES for d in ctx.directives)
+        found = ctx.__dict__["_has_declare_variant"] = bool(ctx.directives_named(*VARIANT_DIRECTIVES))
     return found
 
 
@@ -163,8 +163,8 @@ def _remove_list_item(clause: Clause, item: ListItem, name: str) -> Fix:
 def missing_match(ctx: FileContext) -> Iterator[Finding]:
     if not _has_variants(ctx) or ctx.version < 50:
         return
-    for d in ctx.directives:
-        if d.name not in VARIANT_DIRECTIVES or d.clause("match") is not None or d.uses_macros:
+    for _, d in ctx.directives_named(*VARIANT_DIRECTIVES):
+        if d.clause("match") is not None or d.uses_macros:
             continue
         if any(c.spec is None for c in d.clauses):
             continue  # an unknown clause (OMP002) may have been meant as the match clause
@@ -389,8 +389,8 @@ def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
     if not _has_variants(ctx):
         return
     fortran = ctx.document.language.is_fortran
-    for d in ctx.directives:
-        if d.name != DECLARE_VARIANT or d.uses_macros:
+    for _, d in ctx.directives_named(DECLARE_VARIANT):
+        if d.uses_macros:
             continue
         seen: dict[str, ListItem] = {}
         for clause in d.clauses_named("adjust_args"):
@@ -605,8 +605,8 @@ def called_outside_its_context(ctx: FileContext) -> Iterator[Finding]:
     if not watched:
         return
     involved = _involved_functions(ctx)
-    dispatch_extents = [ctx.structure.extents[i] for i, d in enumerate(ctx.directives)
-                        if d.name == "dispatch" and i in ctx.structure.extents]
+    dispatch_extents = [ctx.structure.extents[i] for i, _ in ctx.directives_named("dispatch")
+                        if i in ctx.structure.extents]
     device: set[str] | None = None
     # a header of the project may make the calling function declare target
     user_headers = ctx.model.user_includes()
@@ -715,8 +715,8 @@ def match_variable_not_accessible(ctx: FileContext) -> Iterator[Finding]:
     records = {rec.index: rec for rec in variants.directives}
     model: FileModel | None = None
     enumerators: set[str] | None = None
-    for i, d in enumerate(ctx.directives):
-        if d.name not in VARIANT_DIRECTIVES or d.uses_macros:
+    for i, d in ctx.directives_named(*VARIANT_DIRECTIVES):
+        if d.uses_macros:
             continue
         match = d.clause("match")
         if match is None or match.selector is None:

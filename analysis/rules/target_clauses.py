@@ -161,8 +161,8 @@ def _requires(ctx: FileContext, clause: str, span: Span, before: int | None) -> 
 
     (True, d) found; (False, None) none; (None, None) a macro hides what a requires directive asks."""
     unsure = False
-    for d in ctx.directives:
-        if d.name != "requires" or not span[0] <= d.span[0] < span[1]:
+    for _, d in ctx.directives_named("requires"):
+        if not span[0] <= d.span[0] < span[1]:
             continue
         if before is not None and d.span[0] >= before:
             break
