@@ -13,6 +13,14 @@ PIECES = [
     "a[0:n]", "a(1:n)", "device(ancestor: 1)", "match(device={kind(gpu)})", "/*", "*/", "//", "\"", "'",
     "int x;", "void f() {", "subroutine s", "end subroutine", "do i = 1, n", "end do", "block", "#ifdef X",
     "#else", "#endif", "é", "😀", "\x00", "\t", "     ", "      x = 1\n",
+    # what the target and declare variant rules read
+    "declare variant(", "begin declare variant match(", "end declare variant", "metadirective when(",
+    "construct={dispatch}", "score(2):", "implementation={vendor(llvm)}", "adjust_args(need_device_ptr: p)",
+    "append_args(interop(target))", "is_device_ptr(p)", "has_device_addr(s.a)", "thread_limit(0)",
+    "uses_allocators(omp_default_mem_alloc)", "allocate(a: x)", "firstprivate(x)", "map(s%a)",
+    "requires reverse_offload", "threadprivate(x)", "omp_get_num_devices()", "omp_alloc(8, a)", "contains",
+    "interface", "end interface", "call s(x)", "typedef int T;", "struct S { int a; } s;", "enum { K = -1 };",
+    "integer, parameter :: k = -2",
 ]
 
 source_text = st.one_of(
