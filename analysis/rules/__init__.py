@@ -16,9 +16,10 @@ from ..records import dataclass, field
 from ..syntax import Document
 
 if TYPE_CHECKING:
+    from ..c_types import TypeReader
     from ..declare_target import Binding
     from ..model import FileModel
-    from ..c_types import TypeReader
+    from ..regions import Regions
     from ..variants import Variants
 
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
@@ -62,6 +63,15 @@ class FileContext:
             from ..variants import resolve
             self._variants = resolve(self)
         return self._variants
+
+    @property
+    def regions(self) -> Regions:
+        """The target regions and what they contain (nested directives, calls, member accesses)."""
+        found = self.__dict__.get("_regions")
+        if found is None:
+            from ..regions import analyse_regions
+            found = self.__dict__["_regions"] = analyse_regions(self.document, self.directives, self.structure)
+        return found
 
     @property
     def c_types(self) -> TypeReader | None:

@@ -25,7 +25,6 @@ from ..regions import (
     MemberAccess,
     Regions,
     TargetRegion,
-    analyse_regions,
     device_ancestor,
 )
 from ..syntax import Language
@@ -100,14 +99,6 @@ _NON_LOCAL = frozenset({"file", "namespace", "class", "module", "submodule"})
 _MAX_RELATED = 8
 
 
-def _regions(ctx: FileContext) -> Regions:
-    """The file's target regions, computed once (every rule here asks)."""
-    found = ctx.__dict__.get("_target_regions")
-    if found is None:
-        found = ctx.__dict__["_target_regions"] = analyse_regions(ctx.document, ctx.directives, ctx.structure)
-    return found
-
-
 def _mentions(ctx: FileContext, names: frozenset[str]) -> bool:
     """Whether the source spells any of the routine names (a fast test before reading calls)."""
     source = ctx.document.source
@@ -130,7 +121,7 @@ def _ancestor_related(ctx: FileContext, region: TargetRegion) -> Related:
 # -- OMP205 ------------------------------------------------------------------------------------
 @rule("OMP205")
 def construct_in_ancestor_region(ctx: FileContext) -> Iterator[Finding]:
-    regions = _regions(ctx)
+    regions = ctx.regions
     ancestors = [r for r in regions.targets if r.ancestor]
     if not ancestors:
         return
@@ -172,7 +163,7 @@ def _device_affecting(d: Directive) -> bool:
 
 @rule("OMP206")
 def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
-    regions = _regions(ctx)
+    regions = ctx.regions
     nohost = ctx.has_declare_target and any(m.device_type == "nohost" for m in ctx.binding.marks)
     if not regions.targets and not nohost:
         return
@@ -242,7 +233,7 @@ def _resolve(model: FileModel, key: str, offset: int) -> Symbol | None:
 # -- OMP211 ------------------------------------------------------------------------------------
 @rule("OMP211")
 def threadprivate_in_target(ctx: FileContext) -> Iterator[Finding]:
-    regions = _regions(ctx)
+    regions = ctx.regions
     if not regions.targets:
         return
     model = ctx.model
@@ -299,7 +290,7 @@ def _threadprivate(ctx: FileContext, model: FileModel, symbol: Symbol) -> list[R
 def default_device_routine_in_target(ctx: FileContext) -> Iterator[Finding]:
     if not _mentions(ctx, DEFAULT_DEVICE_ROUTINES):
         return
-    regions = _regions(ctx)
+    regions = ctx.regions
     for call in regions.calls():
         if call.key not in DEFAULT_DEVICE_ROUTINES:
             continue
@@ -316,7 +307,7 @@ def default_device_routine_in_target(ctx: FileContext) -> Iterator[Finding]:
 def internal_procedure_in_target(ctx: FileContext) -> Iterator[Finding]:
     if not ctx.document.language.is_fortran:
         return
-    regions = _regions(ctx)
+    regions = ctx.regions
     if not regions.targets:
         return
     model = ctx.model
@@ -371,7 +362,7 @@ def _host_associated(model: FileModel, scope: Scope) -> list[Symbol]:
 # -- OMP215 ------------------------------------------------------------------------------------
 @rule("OMP215")
 def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
-    regions = _regions(ctx)
+    regions = ctx.regions
     lines = ctx.document.lines
     for region in regions.targets:
         nesting = regions.teams_nesting(region)
@@ -391,7 +382,7 @@ def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
 # -- OMP216 ------------------------------------------------------------------------------------
 @rule("OMP216")
 def structure_partly_mapped(ctx: FileContext) -> Iterator[Finding]:
-    regions = _regions(ctx)
+    regions = ctx.regions
     mapped_by_region = [(region, mapped) for region in regions.targets
                         if not ctx.directives[region.index].uses_macros
                         and _maps_members(ctx, ctx.directives[region.index])
