@@ -199,6 +199,19 @@ def test_check_does_not_import_the_server_stack(tree: Path) -> None:
     assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol", "cattrs", "asyncio")}
 
 
+def test_a_c_check_loads_no_fortran_rules_and_still_reports_every_annotated_finding() -> None:
+    """Fortran-only rule modules (and the Fortran model) load with the first Fortran file."""
+    from expectations import expected
+    path = EXAMPLES / "mistakes.c"
+    r = subprocess.run([sys.executable, "-X", "importtime", "-m", "omp_lsp", "--check", "--format", "json", str(path)],
+                       capture_output=True, text=True, timeout=60)
+    imported = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
+    assert "omp_lsp.analysis.rules.target_clauses" in imported
+    assert not {m for m in imported if "fortran" in m}, sorted(m for m in imported if "fortran" in m)
+    found = sorted((d["line"], d["code"]) for d in json.loads(r.stdout)["diagnostics"])
+    assert found == sorted(expected(path.read_text(encoding="utf-8")).elements())
+
+
 WORKSPACE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp160_bind_c"
 
 

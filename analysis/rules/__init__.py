@@ -153,7 +153,7 @@ class RuleRun:
 
 
 def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleRun:
-    _load()
+    _load(fortran=ctx.document.language.is_fortran)
     out = RuleRun()
     for r in REGISTRY:
         if all(code in disabled for code in r.codes):
@@ -171,7 +171,7 @@ def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleR
 
 def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> dict[str, RuleRun]:
     """Cross-file rules; findings are grouped by the file they belong to."""
-    _load()
+    _load(fortran=any(c.document.language.is_fortran for c in ws.files.values()))
     out: dict[str, RuleRun] = {path: RuleRun() for path in ws.files}
     for r in WORKSPACE_REGISTRY:
         if all(code in disabled for code in r.codes):
@@ -189,18 +189,19 @@ def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozens
     return out
 
 
-def _load() -> None:
-    """Import the rule modules once (registration happens at import)."""
+def _load(fortran: bool = True) -> None:
+    """Import the rule modules once (registration happens at import). The Fortran-only modules
+    (and the Fortran model they bring) wait for the first Fortran file: a C check never needs them."""
     from . import (  # noqa: F401
         context_selectors,
         declare_target,
-        declare_target_fortran,
         declare_variant,
-        declare_variant_fortran,
         directive_syntax,
         target_clauses,
         target_regions,
     )
+    if fortran:
+        from . import declare_target_fortran, declare_variant_fortran  # noqa: F401
 
 
 def iter_rules() -> Iterator[Rule]:

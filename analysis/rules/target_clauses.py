@@ -17,7 +17,6 @@ from ..constants import constant_value
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.nodes import Clause, Directive, Expr, ListItem
 from ..model import MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
-from ..model_fortran import declared_c_ptr
 from ..syntax import Span
 from . import FileContext, rule
 
@@ -286,7 +285,10 @@ def _c_pointer_like(ctx: FileContext, sym: Symbol) -> bool | None:
 
 def _fortran_c_ptr(ctx: FileContext, sym: Symbol) -> bool | None:
     """Whether a Fortran variable is of type C_PTR (None: its declaration does not say; any type
-    name not defined in this file may be C_PTR renamed by a USE)."""
+    name not defined in this file may be C_PTR renamed by a USE). Fortran files only: the
+    import waits here so that a C check never loads the Fortran model."""
+    from ..model_fortran import declared_c_ptr
+
     def defined_here(name: str) -> bool:
         types = _lookup(ctx, name, sym.name_span[0])
         return bool(types) and all(s.kind == TYPE for s in types)
