@@ -1139,6 +1139,10 @@ class _Parse:
         if toks[a].kind != "ident":
             self.report("OMP004", f"expected a trait selector name, found '{toks[a].text}'", self.span(a, b))
             return None
+        if self.word(toks[a]) == "score" and b - a >= 6 and toks[a + 1].text == "(":
+            misplaced = self._score_before_selector(a, b)
+            if misplaced is not None:
+                return misplaced
         sel = TraitSelector(self.word(toks[a]), self.span(a, b), self.span(a, a + 1))
         if b - a == 1:
             return sel
@@ -1157,6 +1161,26 @@ class _Parse:
             self.report("OMP004", f"trait selector '{sel.name}' has empty properties", self.span(a, b))
             return sel
         sel.properties = self._properties(x, y)
+        return sel
+
+    def _score_before_selector(self, a: int, b: int) -> TraitSelector | None:
+        """`score(e): condition(...)`: a score written before its selector, where the grammar
+        (and clang, which ignores the selector) wants it inside: `condition(score(e): ...)`."""
+        toks = self.toks
+        close = self.close_of(a + 1, b)
+        if close < 0 or close + 2 >= b or toks[close + 1].text != ":":
+            return None
+        sel = self._trait_selector(close + 2, b)
+        if sel is None or not sel.has_parens or sel.score is not None:
+            return sel
+        score = self.text(a + 2, close)
+        after_open = self.span(close + 3, close + 4)[1]  # the selector's '('
+        self.report("OMP004", f"a score goes inside the parentheses of '{sel.name}': write "
+                    f"'{sel.name}(score({score}): ...)'", self.span(a, close + 2),
+                    fixes=[Fix(f"Move the score into '{sel.name}(...)'",
+                               ((self.span(a, close + 2), ""), ((after_open, after_open), f"score({score}): ")))])
+        sel.score = self.expr(a + 2, close)
+        sel.span = self.span(a, b)
         return sel
 
     def _properties(self, a: int, b: int) -> list[TraitProperty]:
