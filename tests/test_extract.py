@@ -509,3 +509,24 @@ def test_other_languages_sentinels_are_ignored(language: Language, src: str) -> 
 def test_free_form_sentinel_in_fixed_form_file_column_1() -> None:
     # '!$omp' in column 1 is a fixed-form sentinel too; indented it is not.
     assert summary("!$omp parallel\n  !$omp barrier\n", FIXED) == [("fixed", "parallel")]
+
+
+def test_preprocessor_branches_between_continuation_lines_take_the_first_branch() -> None:
+    src = ("subroutine s\n"
+           "  !$omp metadirective &\n"
+           "#if defined(OMP52)\n"
+           "  !$omp & otherwise(nothing)\n"
+           "#else\n"
+           "  !$omp & default(nothing)\n"
+           "#endif\n"
+           "  !$omp parallel &\n"
+           "#ifdef X\n"
+           "#define Y 1\n"
+           "#endif\n"
+           "  !$omp & num_threads(2)\n"
+           "  !$omp end parallel\n"
+           "end subroutine s\n")
+    found = find(src, Language.FORTRAN)
+    assert [collapse(r.body) for r in found] == [
+        "metadirective otherwise(nothing)", "parallel num_threads(2)", "end parallel"]
+    assert all(not r.problems for r in found)

@@ -364,21 +364,82 @@ def _lines(src: bytes) -> list[tuple[int, int]]:
 def extract_free(src: bytes) -> list[RawDirective]:
     found: list[RawDirective] = []
     consumed_until = -1
+    alternatives: list[Span] = []  # other #if branches of continuation lines: not directives of their own
     for m in _FREE_SENTINEL.finditer(src):
-        if m.start() < consumed_until:
+        if m.start() < consumed_until or any(a <= m.start() < b for a, b in alternatives):
             continue  # a continuation line of the previous directive
-        directive, consumed_until = _free_directive(src, m.span(1))
+        directive, consumed_until, skipped = _free_directive(src, m.span(1))
+        alternatives.extend(skipped)
         found.append(directive)
     return found
 
 
-def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
+_CPP_LINE = re.compile(rb"[ \t]*#[ \t]*(if|ifdef|ifndef|elif|elifdef|elifndef|else|endif)?\b")
+
+
+def _cpp_word(src: bytes, start: int) -> bytes | None:
+    """The keyword of a preprocessor line starting at `start` (b"" for #define, #include ...), or None."""
+    m = _CPP_LINE.match(src, start)
+    return None if m is None else (m.group(1) or b"")
+
+
+def _line_end(src: bytes, start: int) -> int:
+    e = src.find(b"\n", start)
+    return len(src) if e < 0 else e
+
+
+def _skip_alternatives(src: bytes, start: int) -> int:
+    """From an #else/#elif line at `start`: the start of its #endif line (the first branch is
+    the one that counts, as for C pragmas)."""
+    depth = 0
+    pos = start
+    n = len(src)
+    while pos < n:
+        pos = _line_end(src, pos) + 1
+        word = _cpp_word(src, pos) if pos < n else None
+        if word in (b"if", b"ifdef", b"ifndef"):
+            depth += 1
+        elif word == b"endif":
+            if depth == 0:
+                return pos
+            depth -= 1
+    return n
+
+
+def _after_directive(src: bytes, start: int, open_levels: int) -> list[Span]:
+    """The alternative branches (#else ... #endif) of the #if levels a directive's continuation
+    lines opened and left open: their !$omp lines continue the same directive in another
+    configuration, so they are no directives of their own."""
+    out: list[Span] = []
+    depth = 0
+    pos = start
+    n = len(src)
+    while pos < n and open_levels > 0:
+        word = _cpp_word(src, pos)
+        if word in (b"if", b"ifdef", b"ifndef"):
+            depth += 1
+        elif word == b"endif":
+            if depth == 0:
+                open_levels -= 1
+            else:
+                depth -= 1
+        elif word in (b"else", b"elif", b"elifdef", b"elifndef") and depth == 0:
+            end = _skip_alternatives(src, pos)
+            out.append((pos, end))
+            pos = end
+            continue
+        pos = _line_end(src, pos) + 1
+    return out
+
+
+def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int, list[Span]]:
     out = _Builder()
     problems: list[Problem] = []
     n = len(src)
     pos = sentinel[1]
     last_content = sentinel[1]
     join_tight = False
+    open_levels = 0  # #if levels opened between continuation lines and not yet closed
     while True:
         line_end = src.find(b"\n", pos)
         if line_end < 0:
@@ -402,7 +463,8 @@ def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
             break
         amp = pos + len(content)
         last_content = amp + 1
-        # Find the continuation line, skipping blank and comment lines.
+        # Find the continuation line, skipping blank and comment lines, and preprocessor lines
+        # (of #if branches, the first counts).
         nxt = line_end + 1
         cont = None
         while nxt < n:
@@ -412,7 +474,15 @@ def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
                 break
             e = src.find(b"\n", nxt)
             e = n if e < 0 else e
-            if not _BLANK_OR_COMMENT.fullmatch(src[nxt:e]):
+            word = _cpp_word(src, nxt)
+            if word in (b"if", b"ifdef", b"ifndef"):
+                open_levels += 1
+            elif word in (b"else", b"elif", b"elifdef", b"elifndef"):
+                nxt = _skip_alternatives(src, nxt)
+                continue
+            elif word == b"endif":
+                open_levels = max(0, open_levels - 1)
+            elif word is None and not _BLANK_OR_COMMENT.fullmatch(src[nxt:e]):
                 break
             nxt = e + 1
         if cont is None:
@@ -428,7 +498,8 @@ def _free_directive(src: bytes, sentinel: Span) -> tuple[RawDirective, int]:
         else:
             join_tight = False
     body, segments = out.build()
-    return RawDirective("free", (sentinel[0], end), sentinel, body, segments, problems), next_start
+    skipped = _after_directive(src, next_start + 1, open_levels) if open_levels else []
+    return RawDirective("free", (sentinel[0], end), sentinel, body, segments, problems), next_start, skipped
 
 
 def _fixed_comment_line(line: bytes) -> bool:

@@ -295,6 +295,8 @@ def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optio
             out.pairs[begin] = i
         elif assoc in ("block", "loop", "statement"):
             stack.append(("O", i, "end " + spec.name))
+        elif assoc == "begin" and spec.end:  # `begin metadirective` ... `end metadirective`
+            stack.append(("O", i, spec.end))
     drop_openmp_above(0)
     return found.findings
 
