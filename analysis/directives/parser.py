@@ -1146,6 +1146,13 @@ class _Parse:
         sel = TraitSelector(self.word(toks[a]), self.span(a, b), self.span(a, a + 1))
         if b - a == 1:
             return sel
+        if all(t.kind == "ident" for t in toks[a:b]):  # `construct={target parallel}`
+            words = [self.word(t) for t in toks[a:b]]
+            ends = [self.span(j, j + 1)[1] for j in range(a, b - 1)]
+            self.report("OMP004", f"trait selectors are separated by commas: write '{', '.join(words)}'",
+                        self.span(a, b), fixes=[Fix("Separate the selectors with commas",
+                                                    tuple(((e, e), ",") for e in ends))])
+            return sel
         if toks[a + 1].text != "(" or self.close_of(a + 1, b) != b - 1:
             self.report("OMP004", f"expected '(' properties ')' after '{toks[a].text}'", self.span(a + 1, b))
             return sel
