@@ -7,6 +7,7 @@ and OMP009 findings with the narrowest span that shows them.
 from __future__ import annotations
 
 import copy
+from collections.abc import Iterable
 from functools import lru_cache
 
 from ..diagnostics import Finding, Fix, Related, Severity
@@ -136,7 +137,8 @@ def _similarity(a: str, b: str) -> float:
     return difflib.SequenceMatcher(None, a, b).ratio()
 
 
-def _suggest(word: str, candidates: list[str] | set[str], cutoff: float = 0.6) -> str | None:
+def suggest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | None:
+    """The closest candidate to a misspelt word ("did you mean"), or None."""
     import difflib  # only on the error path: start-up stays lean
     found = difflib.get_close_matches(word, list(candidates), n=1, cutoff=cutoff)
     return found[0] if found else None
@@ -554,7 +556,7 @@ class _Parse:
             return end
         if cspec is None:
             allowed = [c for c in spec.clauses]
-            guess = _suggest(name, allowed) or _suggest(name, tables.CLAUSES.keys(), 0.75)
+            guess = suggest(name, allowed) or suggest(name, tables.CLAUSES.keys(), 0.75)
             message = f"unknown clause '{name}'" + (f"; did you mean '{guess}'?" if guess else "")
             fixes = [Fix(f"Change to '{guess}'", ((name_span, guess),))] if guess else []
             self.report("OMP002", message, name_span, fixes=fixes, suggestion=guess)
@@ -695,7 +697,7 @@ class _Parse:
     def _unknown_modifier(self, clause: Clause, word: str, span: Span, names: list[str]) -> None:
         if self.is_macro(word):
             return
-        guess = _suggest(word, names)
+        guess = suggest(word, names)
         message = f"unknown modifier '{word}' in '{clause.name}'" + (
             f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(names)}")
         fixes = [Fix(f"Change to '{guess}'", ((span, guess),))] if guess else []
@@ -747,7 +749,7 @@ class _Parse:
                         self.span(a, a + 2))
             return Modifier(self.word(toks[a]), self.span(a, a + 1))
         if word_cmp not in options and not self.is_macro(word):
-            guess = _suggest(word_cmp, options)
+            guess = suggest(word_cmp, options)
             message = f"'{word}' is not a valid {what} of '{clause.name}'" + (
                 f"; did you mean '{guess}'?" if guess else f"; expected one of {', '.join(options)}")
             fixes = [Fix(f"Change to '{guess}'", ((mod.span, guess),))] if guess else []

@@ -20,7 +20,7 @@ from ..directives.nodes import (
     TraitSelector,
     TraitSet,
 )
-from ..directives.parser import looks_like_macro, version_text
+from ..directives.parser import looks_like_macro, suggest, version_text
 from ..syntax import Language, Span
 from . import FileContext, rule
 
@@ -47,12 +47,6 @@ def _version(ctx: FileContext) -> int:
 def _hidden(ctx: FileContext, word: str | None) -> bool:
     """A C/C++ word that may be a macro standing for something else."""
     return bool(word) and not ctx.document.language.is_fortran and looks_like_macro(word or "", ctx.macros)
-
-
-def _nearest(word: str, candidates: list[str] | frozenset[str]) -> str | None:
-    import difflib  # only on the error path
-    found = difflib.get_close_matches(word, sorted(candidates), n=1, cutoff=0.6)
-    return found[0] if found else None
 
 
 def _known_sets(ctx: FileContext, selector: ContextSelector) -> Iterator[tuple[TraitSet, traits.SetSpec]]:
@@ -174,7 +168,7 @@ def _unknown_set(tset: TraitSet, version: int) -> Finding:
         return Finding("OMP351", f"the trait set '{tset.name}' needs OpenMP {version_text(later.since)}; "
                        f"the selected version is {version_text(version)}", tset.name_span)
     names = traits.set_names(version)
-    guess = _nearest(tset.name, names)
+    guess = suggest(tset.name, names)
     message = f"unknown trait set '{tset.name}'" + (
         f"; did you mean '{guess}'?" if guess else f"; the trait sets are {', '.join(names)}")
     fixes = [Fix(f"Change to '{guess}'", ((tset.name_span, guess),))] if guess else []
@@ -268,7 +262,7 @@ def _misplaced(ctx: FileContext, selector: ContextSelector, tset: TraitSet, set_
         return Finding("OMP353", f"the selector '{sel.name}'{where} needs OpenMP {version_text(since)}; the "
                        f"selected version is {version_text(version)}", sel.name_span, severity)
     names = traits.selector_names(set_spec, version, fortran)
-    guess = _nearest(sel.name, names)
+    guess = suggest(sel.name, names)
     if set_spec.name == "construct" and sel.name in tables.DIRECTIVES:
         what = f"'{sel.name}' is not a context-matching construct"
         guess = None  # a real directive name is no misspelling
@@ -387,7 +381,7 @@ def _simd_properties(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:
         if prop.name is not None and _hidden(ctx, prop.name):
             continue
         shown = prop.name or prop.text
-        guess = _nearest(shown, traits.SIMD_CLAUSES) if prop.name else None
+        guess = suggest(shown, traits.SIMD_CLAUSES) if prop.name else None
         fixes = [Fix(f"Change to '{guess}'", (((prop.span[0], prop.span[0] + len(prop.name.encode())), guess),))
                  ] if guess and prop.name and not prop.is_string else []
         yield Finding("OMP360", f"'{shown}' is not a property of the simd selector; its properties are the "
@@ -445,7 +439,7 @@ def _kinds(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:
     for prop, name in names:
         if name is None or name in traits.KIND_VALUES:
             continue
-        guess = _nearest(name, traits.KIND_VALUES)
+        guess = suggest(name, traits.KIND_VALUES)
         yield Finding("OMP358", f"unknown device kind '{prop.name}'" + (
             f"; did you mean '{guess}'?" if guess else
             f"; the kinds are {', '.join(sorted(traits.KIND_VALUES))}"), prop.span,
@@ -457,7 +451,7 @@ def _vendors(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:
         name = _name(ctx, prop)
         if name is None or name in traits.VENDORS:
             continue
-        guess = _nearest(name, traits.VENDORS)
+        guess = suggest(name, traits.VENDORS)
         yield Finding("OMP359", f"unknown vendor '{prop.name}': no implementation matches it" + (
             f"; did you mean '{guess}'?" if guess else
             f"; the vendors are {', '.join(sorted(traits.VENDORS))}"), prop.span,
@@ -471,7 +465,7 @@ def _isa_arch(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:
         if name is None or known(name):
             continue
         candidates = traits.KNOWN_ARCHS if sel.name == "arch" else traits.KNOWN_ISAS
-        guess = _nearest(name, candidates)
+        guess = suggest(name, candidates)
         yield Finding("OMP362", f"no configured toolchain knows the {sel.name} '{prop.name}', so the selector never "
                       "matches with them" + (f"; did you mean '{guess}'?" if guess else ""), prop.span,
                       fixes=[Fix(f"Change to '{guess}'", ((prop.span, guess),))] if guess else [])

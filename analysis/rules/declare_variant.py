@@ -11,11 +11,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
-from difflib import get_close_matches
 
 from ..diagnostics import Finding, Fix, Related
 from ..directives.nodes import Clause, Expr, ListItem, TraitProperty
-from ..directives.parser import looks_like_macro
+from ..directives.parser import looks_like_macro, suggest
 from ..model import (
     AUTOMATIC,
     FIELD,
@@ -420,12 +419,12 @@ def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
                 if item.name in ctx.macros or item.name == "this":
                     continue
                 reported.add(item.name)
-                near = get_close_matches(item.name, sorted(names), n=1)
+                near = suggest(item.name, names)
                 yield Finding("OMP309", f"'{item.name}' is not a parameter of the base function '{base.name}'; "
                               "adjust_args names the base function's parameters"
-                              + (f" (did you mean '{near[0]}'?)" if near else ""), item.span,
+                              + (f" (did you mean '{near}'?)" if near else ""), item.span,
                               related=[Related(base.name_span, f"'{base.name}' declared here")],
-                              fixes=[Fix(f"Change to '{near[0]}'", ((item.span, near[0]),))] if near else [])
+                              fixes=[Fix(f"Change to '{near}'", ((item.span, near),))] if near else [])
 
 
 # -- OMP310 --------------------------------------------------------------------------------------
