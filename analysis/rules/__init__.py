@@ -81,6 +81,15 @@ class FileContext:
             self.__dict__["_c_types"] = None if self.document.language.is_fortran else TypeReader(self)
         return self.__dict__["_c_types"]
 
+    def mentions(self, names: Iterable[str]) -> bool:
+        """Whether the source spells any of these (lower-case) names, Fortran in any case: a fast
+        test before a rule reads calls of a few runtime routines."""
+        source = self.document.source
+        if self.document.language.is_fortran:
+            source = self.__dict__.get("_lowered_source") or self.__dict__.setdefault("_lowered_source",
+                                                                                     source.lower())
+        return any(name.encode() in source for name in names)
+
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
         """(index, directive) of the directives with these names, in source order (indexed once:
         most rules look at a few kinds of directive, and files hold thousands)."""

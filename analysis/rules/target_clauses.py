@@ -577,7 +577,7 @@ def _inside_other_target(ctx: FileContext, j: int, index: int, extents: dict[int
 def _routine_allocators(ctx: FileContext, index: int, extent: Span) -> list[tuple[str, Span, Expr | None]]:
     """Allocator arguments of memory routines called in the region."""
     src = ctx.document.source
-    if ctx.document.tree is None or not _mentions_allocation_routines(ctx):
+    if ctx.document.tree is None or not ctx.mentions(ALLOCATION_ROUTINES):
         return []
     region = src[extent[0]:extent[1]].lower()
     if not any(name.encode() in region for name in ALLOCATION_ROUTINES):
@@ -590,16 +590,6 @@ def _routine_allocators(ctx: FileContext, index: int, extent: Span) -> list[tupl
                 text = src[node.start_byte:node.end_byte].decode("utf-8", "replace")
                 out.append((f"'{name}'", (node.start_byte, node.end_byte), Expr(text, (node.start_byte, node.end_byte))))
     return out
-
-
-def _mentions_allocation_routines(ctx: FileContext) -> bool:
-    """Whether the file names any allocation routine at all (most files do not: skip them fast)."""
-    found = ctx.__dict__.get("_mentions_allocation_routines")
-    if found is None:
-        lowered = ctx.document.source.lower()
-        found = ctx.__dict__["_mentions_allocation_routines"] = any(
-            name.encode() in lowered for name in ALLOCATION_ROUTINES)
-    return found
 
 
 def _routine_calls(ctx: FileContext, index: int, extent: Span) -> Iterator[tuple[str, object]]:

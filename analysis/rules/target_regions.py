@@ -99,14 +99,6 @@ _NON_LOCAL = frozenset({"file", "namespace", "class", "module", "submodule"})
 _MAX_RELATED = 8
 
 
-def _mentions(ctx: FileContext, names: frozenset[str]) -> bool:
-    """Whether the source spells any of the routine names (a fast test before reading calls)."""
-    source = ctx.document.source
-    if ctx.document.language.is_fortran:
-        source = ctx.__dict__.get("_lowered_source") or ctx.__dict__.setdefault("_lowered_source", source.lower())
-    return any(name.encode() in source for name in names)
-
-
 def _target_related(ctx: FileContext, region: TargetRegion, text: str = "the target region starts here") -> Related:
     return Related(ctx.directives[region.index].name_span, text)
 
@@ -288,7 +280,7 @@ def _threadprivate(ctx: FileContext, model: FileModel, symbol: Symbol) -> list[R
 # -- OMP212 ------------------------------------------------------------------------------------
 @rule("OMP212")
 def default_device_routine_in_target(ctx: FileContext) -> Iterator[Finding]:
-    if not _mentions(ctx, DEFAULT_DEVICE_ROUTINES):
+    if not ctx.mentions(DEFAULT_DEVICE_ROUTINES):
         return
     regions = ctx.regions
     for call in regions.calls():
