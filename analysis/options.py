@@ -4,7 +4,10 @@ from __future__ import annotations
 from .records import dataclass, field
 
 from .diagnostics import CATALOGUE, Severity
+from .device_limits import UNSUPPORTED
 from .directives.schema import VERSIONS
+
+PROPAGATION_MODES = ("spec", "flang")
 
 DEFAULT_VERSION = 51
 
@@ -24,8 +27,15 @@ class Options:
     openmp_version: int = DEFAULT_VERSION
     disabled: frozenset[str] = frozenset()
     severity: dict[str, Severity] = field(default_factory=dict)  # per-code overrides
+    propagation: str = "spec"              # "spec" (implicit marks are any) or "flang" (what flang generates)
+    device_toolchains: tuple[str, ...] = ()   # toolchains the device code must build with (OMP407)
 
     def __post_init__(self) -> None:
         for code in (*self.disabled, *self.severity):
             if code not in CATALOGUE:
                 raise ValueError(f"unknown diagnostic code '{code}'")
+        if self.propagation not in PROPAGATION_MODES:
+            raise ValueError(f"unknown propagation mode '{self.propagation}' (known: {', '.join(PROPAGATION_MODES)})")
+        for name in self.device_toolchains:
+            if name not in UNSUPPORTED:
+                raise ValueError(f"unknown device toolchain '{name}' (known: {', '.join(UNSUPPORTED)})")

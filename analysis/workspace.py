@@ -7,18 +7,23 @@ from __future__ import annotations
 
 from .check import FileAnalysis, analyze, finish
 from .options import Options
+from .propagation import DeviceGraph, DeviceRow
 from .records import replace
 from .rules import WorkspaceContext, run_workspace_rules
 from .syntax import Document
 
 
-def workspace_context(analyses: dict[str, FileAnalysis]) -> WorkspaceContext:
-    return WorkspaceContext({path: a.context for path, a in analyses.items() if a.context is not None})
+def workspace_context(analyses: dict[str, FileAnalysis], options: Options | None = None,
+                      graph: DeviceGraph | None = None) -> WorkspaceContext:
+    return WorkspaceContext({path: a.context for path, a in analyses.items() if a.context is not None},
+                            options, graph)
 
 
-def cross_file(analyses: dict[str, FileAnalysis], options: Options) -> dict[str, FileAnalysis]:
-    """The same analyses with the cross-file findings added (new records; inputs untouched)."""
-    runs = run_workspace_rules(workspace_context(analyses), options.disabled)
+def cross_file(analyses: dict[str, FileAnalysis], options: Options,
+               graph: DeviceGraph | None = None) -> dict[str, FileAnalysis]:
+    """The same analyses with the cross-file findings added (new records; inputs untouched).
+    `graph`: a device graph kept from the previous call (brought up to date incrementally)."""
+    runs = run_workspace_rules(workspace_context(analyses, options, graph), options.disabled)
     out: dict[str, FileAnalysis] = {}
     for path, a in analyses.items():
         run = runs.get(path)
@@ -37,4 +42,11 @@ def analyze_workspace(documents: dict[str, Document], options: Options | None = 
     return cross_file(analyses, options)
 
 
-__all__ = ["analyze_workspace", "cross_file", "workspace_context"]
+def device_map(documents: dict[str, Document], options: Options | None = None) -> list[DeviceRow]:
+    """Every procedure and static variable of the documents with its effective device type."""
+    options = options or Options()
+    analyses = {path: analyze(doc, options, path) for path, doc in documents.items()}
+    return workspace_context(analyses, options).device_graph.rows()
+
+
+__all__ = ["analyze_workspace", "cross_file", "device_map", "workspace_context"]

@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from ..c_types import TypeReader
     from ..declare_target import Binding
     from ..model import FileModel
+    from ..options import Options
+    from ..propagation import DeviceGraph
     from ..regions import Regions
     from ..variants import Variants
 
@@ -113,6 +115,19 @@ class FileContext:
 class WorkspaceContext:
     """Every file of the workspace (the files given to --check, the server's folders)."""
     files: dict[str, FileContext] = field(default_factory=dict)
+    options: Options | None = None
+    graph: DeviceGraph | None = None       # the server keeps one across edits (incremental)
+
+    @property
+    def device_graph(self) -> DeviceGraph:
+        """Propagated device types of the whole workspace, brought up to date with `files`."""
+        if self.graph is None:
+            from ..propagation import DeviceGraph
+            self.graph = DeviceGraph(self.options.propagation if self.options else "spec")
+        if self.__dict__.get("_synced") is not True:
+            self.graph.sync(self.files)
+            self.__dict__["_synced"] = True
+        return self.graph
 
 
 @dataclass(frozen=True)
@@ -205,6 +220,7 @@ def _load(fortran: bool = True) -> None:
         context_selectors,
         declare_target,
         declare_variant,
+        device_consistency,
         directive_syntax,
         target_clauses,
         target_regions,

@@ -1,0 +1,487 @@
+"""One file's part of the workspace call and reference graph: what propagation reads.
+
+A `FileGraph` is plain data summarised from a file's program model and declare target
+binding: the procedures and static-storage variables it declares (each under a key that
+names the same entity in every file of the workspace), the marks written on them, its
+target regions, and every reference as an edge from the unit holding it (a procedure, a
+target region, a variable's initializer) to the entity it names. Propagation
+(`propagation.py`) joins the graphs of all files; comparing a file's old and new graph
+tells it what an edit changed.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from .declare_target import Mark
+from .model import (
+    ENTRY,
+    FUNCTION,
+    PROCEDURE,
+    STATIC,
+    VARIABLE,
+    FileModel,
+    Reference,
+    Scope,
+    Symbol,
+)
+from .records import dataclass, field
+from .syntax import Span
+
+if TYPE_CHECKING:
+    from .rules import FileContext
+
+# Entity kinds.
+PROCEDURE_ENTITY = "procedure"
+VARIABLE_ENTITY = "variable"
+PROGRAM_ENTITY = "program"          # a Fortran main program: host code that nothing calls
+
+# Edge kinds.
+CALL = "call"                       # a procedure called
+USE = "use"                         # any other reference (a procedure's address, a variable read or written)
+DECLARES = "declares"               # a unit declares a static-storage local variable (rule 3)
+INIT = "init"                       # a variable's initializer references the entity (rule 4)
+
+ROOT_PREFIX = "@"                   # keys of target regions: "@<path>:<unit key>#<n>"
+
+
+@dataclass(eq=False)
+class Declared:
+    """One declaration of an entity in this file."""
+    key: str
+    name: str                       # as shown to the user (C++: qualified)
+    kind: str                       # PROCEDURE_ENTITY, VARIABLE_ENTITY or PROGRAM_ENTITY
+    symbol: Symbol
+    definition: bool                # a body / a variable definition (C `extern` is not)
+    global_scope: bool = True       # variables: file, namespace, class, module, common or main program
+    constant: bool = False          # C const/constexpr, Fortran parameter: a device needs no storage for it
+    variadic: bool = False          # C/C++ `...` parameter
+
+
+@dataclass(frozen=True)
+class MarkFact:
+    """A declare target mark on an entity, as propagation needs it."""
+    key: str
+    device_type: str                # any, host, nohost
+    link: bool
+    indirect: bool
+    span: Span                      # the list item, or the declaration's name (implicit list)
+    how: str                        # "list", "region" (begin/end or clause-less) or "host procedure"
+
+
+@dataclass(frozen=True)
+class Root:
+    """A target region (without `device(ancestor: ...)`): where device code starts."""
+    key: str
+    span: Span                      # the directive's name
+    owner: str                      # entity key of the unit holding it ("" at file level)
+    owner_name: str
+
+
+@dataclass(frozen=True)
+class Edge:
+    source: str                     # entity key of the holding unit, or a root key
+    target: str                     # entity key ("" when unresolved: see candidates)
+    span: Span                      # the reference
+    kind: str                       # CALL, USE, DECLARES, INIT
+    host: bool = False              # in a target region with device(ancestor: ...): host code
+    candidates: tuple[str, ...] = ()   # unresolved: keys that other files may define, in order
+    pointer: bool = False           # a call through a variable (function pointer)
+
+
+@dataclass(eq=False)
+class FileGraph:
+    path: str
+    fortran: bool
+    declared: list[Declared] = field(default_factory=list)
+    marks: list[MarkFact] = field(default_factory=list)
+    roots: list[Root] = field(default_factory=list)
+    edges: list[Edge] = field(default_factory=list)
+    has_main: bool = False
+    user_includes: tuple[str, ...] = ()   # "header" includes: marks may come from them
+    complete: bool = True           # False: the model gave up on part of the file
+    line_of: Callable[[int], int] | None = None   # byte offset -> 0-based line
+
+    def line(self, offset: int) -> int:
+        """1-based line of a byte offset (0 when unknown)."""
+        return self.line_of(offset) + 1 if self.line_of is not None else 0
+
+    def signature(self) -> tuple:
+        """What propagation depends on, without positions: equal signatures mean an edit
+        changed nothing propagation can see (only spans moved)."""
+        return (tuple(sorted({(d.key, d.kind, d.definition) for d in self.declared})),
+                tuple(sorted({(m.key, m.device_type, m.link, m.indirect, m.how) for m in self.marks})),
+                tuple(sorted({(r.key, r.owner) for r in self.roots})),
+                tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates) for e in self.edges})))
+
+
+def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
+    """The graph of one analysed file (cached on the context: it changes only with the text)."""
+    cached = ctx.__dict__.get("_file_graph")
+    if cached is not None:
+        return cached
+    model = ctx.model
+    graph = FileGraph(path if path is not None else ctx.path, ctx.document.language.is_fortran,
+                      user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
+                      complete=model.complete, line_of=ctx.document.lines.line_of)
+    builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
+    builder.run()
+    ctx.__dict__["_file_graph"] = graph
+    return graph
+
+
+class _Builder:
+    def __init__(self, ctx: FileContext, graph: FileGraph) -> None:
+        self.ctx = ctx
+        self.graph = graph
+        self.model: FileModel = ctx.model
+        self.keys: dict[int, str | None] = {}         # id(symbol) -> entity key (None: no entity)
+        self.unit_keys: dict[int, tuple[str, str]] = {}   # id(scope) -> (key, name) of the unit
+        self.root_of: dict[int, Root] = {}             # target directive index -> root
+        self.ancestor: set[int] = set()                # target directive indices with device(ancestor:)
+
+    def run(self) -> None:
+        self.declarations()
+        self.bind_marks()
+        self.find_roots()
+        self.references()
+
+    # -- shared -----------------------------------------------------------------------------
+    def key(self, s: Symbol) -> str | None:
+        k = id(s)
+        if k not in self.keys:
+            self.keys[k] = self.entity_key(s)
+        return self.keys[k]
+
+    def entity_key(self, s: Symbol) -> str | None:
+        raise NotImplementedError
+
+    def declarations(self) -> None:
+        raise NotImplementedError
+
+    def unit(self, scope: Scope) -> tuple[str, str] | None:
+        raise NotImplementedError
+
+    def bind_marks(self) -> None:
+        if not self.ctx.has_declare_target:
+            return
+        for mark in self.ctx.binding.marks:
+            self.add_marks(mark)
+
+    def add_marks(self, mark: Mark) -> None:
+        how = "list" if mark.explicit and mark.item is not None else "region"
+        for s in mark.symbols:
+            key = self.key(s)
+            if key is not None:
+                self.graph.marks.append(MarkFact(key, mark.device_type, mark.kind == "link", mark.indirect,
+                                                 mark.span, how))
+
+    def find_roots(self) -> None:
+        regions = self.ctx.regions
+        counts: dict[str, int] = {}
+        for r in regions.targets:
+            if r.ancestor:
+                self.ancestor.add(r.index)
+                continue
+            owner = self.unit(self.model.scope_at(r.span[0]))
+            owner_key, owner_name = owner if owner is not None else ("", "")
+            n = counts[owner_key] = counts.get(owner_key, 0) + 1
+            # the path keeps same-named units of different files (two mains) apart
+            root = Root(f"{ROOT_PREFIX}{self.graph.path}:{owner_key}#{n}",
+                        self.ctx.directives[r.index].name_span, owner_key, owner_name)
+            self.root_of[r.index] = root
+            self.graph.roots.append(root)
+
+    def source_of(self, ref: Reference) -> tuple[str, bool] | None:
+        """(source key, host) for a reference: its target region's root, or its unit."""
+        if ref.target is not None:
+            root = self.root_of.get(ref.target)
+            if root is not None:
+                return root.key, False
+            if ref.target in self.ancestor:
+                unit = self.unit(ref.scope)
+                return (unit[0], True) if unit is not None else None
+        unit = self.unit(ref.scope)
+        if unit is not None:
+            return unit[0], False
+        return None
+
+    def declared_root(self, offset: int) -> Root | None:
+        """The root of the innermost non-ancestor target region holding `offset`."""
+        region = self.ctx.regions.at(offset)
+        while region is not None:
+            if region.ancestor:
+                return None
+            root = self.root_of.get(region.index)
+            if root is not None:
+                return root
+            region = region.parent
+        return None
+
+    def references(self) -> None:
+        raise NotImplementedError
+
+
+# -- C and C++ ----------------------------------------------------------------------------------
+_QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
+_FUNCTION_SCOPES = ("file", "namespace", "class")
+
+
+class _CBuilder(_Builder):
+    def entity_key(self, s: Symbol) -> str | None:
+        if s.kind == FUNCTION:
+            if s.scope.kind not in _FUNCTION_SCOPES or "dummy" in s.specifiers:
+                return None
+            name = s.name if s.linkage == "C" or not s.qualified else s.qualified
+            return f"{self.graph.path}:{name}" if self.internal(s) else name
+        if s.kind == VARIABLE and s.storage == STATIC and "dummy" not in s.specifiers:
+            if s.scope.kind in _FUNCTION_SCOPES:
+                name = s.name if s.linkage == "C" or not s.qualified else s.qualified
+                return f"{self.graph.path}:{name}" if self.internal(s) else name
+            unit = self.unit(s.scope)
+            if unit is None:
+                return None
+            same = [o for o in s.scope.declared(s.key) if o.kind == VARIABLE]
+            n = next((i for i, o in enumerate(same) if o is s), 0)
+            return f"{self.graph.path}:{unit[0]}::{s.name}#{n}"
+        return None
+
+    def internal(self, s: Symbol) -> bool:
+        """Internal linkage: `static` at file or namespace scope, or an anonymous namespace."""
+        if s.scope.kind == "class":
+            return False
+        if "static" in s.specifiers:
+            return True
+        return any(a.kind == "namespace" and not a.name for a in s.scope.ancestors())
+
+    def declarations(self) -> None:
+        graph = self.graph
+        self.model.expand()  # static locals live in bodies the C builder reads on demand
+        for s in self.model.symbols:
+            key = self.key(s)
+            if key is None:
+                continue
+            if s.kind == FUNCTION:
+                graph.declared.append(Declared(key, s.qualified or s.name, PROCEDURE_ENTITY, s, s.definition,
+                                               variadic=any(t.strip() == "..." for t, _ in s.params)))
+                if s.name == "main" and s.definition and s.scope.kind == "file":
+                    graph.has_main = True
+            else:
+                constant = bool({"const", "constexpr"} & s.specifiers) or s.type_text.startswith("const ")
+                graph.declared.append(Declared(key, s.qualified or s.name, VARIABLE_ENTITY, s,
+                                               s.definition or "extern" not in s.specifiers,
+                                               global_scope=s.scope.kind in _FUNCTION_SCOPES,
+                                               constant=constant))
+
+    def unit(self, scope: Scope) -> tuple[str, str] | None:
+        fscope = scope.enclosing("function")
+        if fscope is None or fscope.symbol is None:
+            return None
+        k = id(fscope)
+        if k not in self.unit_keys:
+            key = self.key(fscope.symbol)
+            if key is None:
+                return None
+            self.unit_keys[k] = (key, fscope.symbol.qualified or fscope.symbol.name)
+        return self.unit_keys[k]
+
+    def resolve(self, ref: Reference) -> list[Symbol]:
+        model = self.model
+        src = self.ctx.document.source
+        m = _QUALIFIER.search(src[max(0, ref.span[0] - 128):ref.span[0]])
+        if m is None:
+            return model.visible(ref.key, ref.span[0])
+        want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
+        return [s for s in model.named(ref.key) if s.name_span[0] < ref.span[0]
+                and (s.qualified == want or s.qualified.endswith("::" + want))]
+
+    def references(self) -> None:
+        graph = self.graph
+        initializers = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.global_scope
+                        and d.symbol.initialized]
+        for ref in self.model.references:
+            where = self.source_of(ref)
+            kind = CALL if ref.call else USE
+            if where is None:
+                # outside every function: a static-storage variable's initializer
+                owner = next((d for d in initializers if d.symbol.span[0] <= ref.span[0] < d.symbol.span[1]), None)
+                if owner is None:
+                    continue
+                where, kind = (owner.key, False), INIT
+            source, host = where
+            hits = self.resolve(ref)
+            if not hits:
+                if ref.call and "::" not in ref.name:
+                    graph.edges.append(Edge(source, "", ref.span, kind, host, candidates=(ref.name,)))
+                continue
+            targets = {self.key(s) for s in hits}
+            if None in targets:
+                continue  # a local, a parameter, a type: not an entity (shadowing included)
+            pointer = ref.call and all(s.kind == VARIABLE for s in hits)
+            for target in sorted(t for t in targets if t is not None):
+                graph.edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
+        self.static_locals()
+
+    def static_locals(self) -> None:
+        for d in self.graph.declared:
+            if d.kind != VARIABLE_ENTITY or d.global_scope:
+                continue
+            root = self.declared_root(d.symbol.name_span[0])
+            if root is not None:
+                self.graph.edges.append(Edge(root.key, d.key, d.symbol.name_span, DECLARES))
+                continue
+            unit = self.unit(d.symbol.scope)
+            if unit is not None:
+                self.graph.edges.append(Edge(unit[0], d.key, d.symbol.name_span, DECLARES))
+
+
+# -- Fortran ------------------------------------------------------------------------------------
+_SUBPROGRAMS = ("subroutine", "function")
+
+
+class _FortranBuilder(_Builder):
+    def __init__(self, ctx: FileContext, graph: FileGraph) -> None:
+        super().__init__(ctx, graph)
+        from .variants_fortran import lookup, unit_of
+        self.lookup = lookup
+        self.unit_of = unit_of
+
+    def entity_key(self, s: Symbol) -> str | None:
+        if "dummy" in s.specifiers:
+            return None
+        if s.kind in (FUNCTION, PROCEDURE, ENTRY):
+            if s.bind_name:
+                return s.bind_name
+            host = s.scope
+            if s.kind == FUNCTION and s.definition:
+                if host.kind in ("module", "submodule"):
+                    return f"fortran:{host.name.lower()}::{s.key}"
+                if host.kind in ("subroutine", "function", "program"):
+                    owner = self.unit(host)
+                    return f"{self.graph.path}:{owner[0] if owner else host.name.lower()}::{s.key}"
+            if s.kind == PROCEDURE and "pointer" in s.specifiers:
+                return None
+            return f"fortran:{s.key}"
+        if s.kind == VARIABLE and s.storage == STATIC:
+            if "parameter" in s.specifiers:
+                return None
+            if s.common is not None:
+                return f"fortran:/{s.common}/"
+            if s.bind_name:
+                return s.bind_name
+            host = s.scope
+            if host.kind in ("module", "submodule"):
+                return f"fortran:{host.name.lower()}::{s.key}"
+            owner = self.unit(host)
+            if owner is None:
+                return None
+            return f"{self.graph.path}:{owner[0]}::{s.key}"
+        if s.kind == "common":
+            return f"fortran:{s.key}"   # key "/name/"
+        return None
+
+    def declarations(self) -> None:
+        graph = self.graph
+        commons: set[str] = set()
+        for scope in self.model.root.walk():
+            if scope.kind == "program":
+                key = f"fortran-program:{scope.name.lower()}"
+                self.unit_keys[id(scope)] = (key, scope.name)
+                graph.has_main = True
+                if scope.symbol is not None:
+                    graph.declared.append(Declared(key, scope.name, PROGRAM_ENTITY, scope.symbol, True))
+        for s in self.model.symbols:
+            key = self.key(s)
+            if key is None:
+                continue
+            if s.kind in (FUNCTION, PROCEDURE, ENTRY):
+                graph.declared.append(Declared(key, s.name, PROCEDURE_ENTITY, s,
+                                               s.kind == FUNCTION and s.definition and not s.scope.interface_body))
+            elif s.kind == "common" or s.common is not None:
+                if key not in commons:
+                    commons.add(key)
+                    graph.declared.append(Declared(key, key.removeprefix("fortran:"), VARIABLE_ENTITY, s, True))
+            else:
+                global_scope = s.scope.kind in ("module", "submodule", "program")
+                graph.declared.append(Declared(key, s.name, VARIABLE_ENTITY, s, True, global_scope=global_scope))
+
+    def unit(self, scope: Scope) -> tuple[str, str] | None:
+        u = self.unit_of(scope)
+        k = id(u)
+        if k in self.unit_keys:
+            return self.unit_keys[k]
+        if u.kind not in _SUBPROGRAMS or u.symbol is None or u.interface_body:
+            return None
+        key = self.key(u.symbol)
+        if key is None:
+            return None
+        self.unit_keys[k] = (key, u.symbol.name)
+        return self.unit_keys[k]
+
+    def bind_marks(self) -> None:
+        super().bind_marks()
+        # A device_type on a subprogram's own directive applies to its internal procedures (rule 6).
+        if not self.ctx.has_declare_target:
+            return
+        for mark in self.ctx.binding.marks:
+            if not mark.device_type_explicit:
+                continue
+            for s in mark.symbols:
+                if s.kind != FUNCTION or not s.definition:
+                    continue
+                for scope in self.model.root.walk():
+                    if scope.symbol is s and scope.kind in _SUBPROGRAMS:
+                        for child in scope.children:
+                            if child.internal and child.symbol is not None:
+                                key = self.key(child.symbol)
+                                if key is not None:
+                                    self.graph.marks.append(MarkFact(key, mark.device_type, False, mark.indirect,
+                                                                     child.symbol.name_span, "host procedure"))
+
+    def references(self) -> None:
+        graph = self.graph
+        resolved: dict[tuple[str, int], list[Symbol]] = {}
+        initial = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.symbol.initialized
+                   and d.symbol.scope.kind in ("module", "submodule")]
+        for ref in self.model.references:
+            where = self.source_of(ref)
+            kind = CALL if ref.call else USE
+            if where is None:
+                owner = next((d for d in initial if d.symbol.span[0] <= ref.span[0] < d.symbol.span[1]), None)
+                if owner is None:
+                    continue
+                where, kind = (owner.key, False), INIT
+            source, host = where
+            k = (ref.key, id(ref.scope))
+            if k not in resolved:
+                resolved[k] = list(self.lookup(self.ctx, ref.key, ref.scope).symbols)
+            hits = resolved[k]
+            if not hits:
+                candidates = [f"fortran:{m}::{ref.key}" for s in ref.scope.ancestors() for m in s.uses]
+                if ref.call:
+                    candidates.append(f"fortran:{ref.key}")
+                if candidates:
+                    graph.edges.append(Edge(source, "", ref.span, kind, host, candidates=tuple(candidates)))
+                continue
+            targets = {self.key(s) for s in hits}
+            if None in targets:
+                continue
+            if source in targets and not ref.call:
+                continue  # a function's result variable shares its name
+            for target in sorted(t for t in targets if t is not None):
+                graph.edges.append(Edge(source, target, ref.span, kind, host))
+        self.static_locals()
+
+    def static_locals(self) -> None:
+        for d in self.graph.declared:
+            if d.kind != VARIABLE_ENTITY or d.global_scope or d.symbol.common is not None \
+                    or d.symbol.kind == "common":
+                continue
+            unit = self.unit(d.symbol.scope)
+            if unit is not None:
+                self.graph.edges.append(Edge(unit[0], d.key, d.symbol.name_span, DECLARES))
+
+
+__all__ = ["CALL", "DECLARES", "INIT", "PROCEDURE_ENTITY", "PROGRAM_ENTITY", "ROOT_PREFIX", "USE",
+           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "file_graph"]

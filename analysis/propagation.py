@@ -1,0 +1,538 @@
+"""Implicit declare target: the effective device type of every procedure and static variable.
+
+The semantics are those of `shared/spec/propagation.md` (OpenMP 5.1): target regions
+(without `device(ancestor: ...)`) and explicitly marked device procedures are the sources;
+a procedure referenced from device code becomes declare target, as do static locals of a
+device routine and what a device variable's initializer references. The graph joins the
+`FileGraph` of every file of the workspace (`call_graph.py`).
+
+Shortest chains come from a breadth-first search: each reached entity keeps the parent
+that reached it first. An edit replaces one file's graph; only the entities whose chain
+ran through what changed are re-derived (the subtree of the search tree below them),
+then the search continues from their remaining predecessors and from the new edges.
+"""
+from __future__ import annotations
+
+import heapq
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
+
+from .call_graph import (
+    CALL,
+    DECLARES,
+    INIT,
+    PROCEDURE_ENTITY,
+    PROGRAM_ENTITY,
+    ROOT_PREFIX,
+    USE,
+    Declared,
+    Edge,
+    FileGraph,
+    MarkFact,
+    Root,
+    file_graph,
+)
+from .records import dataclass, field
+from .syntax import Span
+
+if TYPE_CHECKING:
+    from .rules import FileContext
+
+SPEC = "spec"        # the spec's answer: implicit marks are device type any
+FLANG = "flang"      # what flang generates: nohost when reached only from device code
+MODES = (SPEC, FLANG)
+NONE = "none"        # not needed on any device
+
+
+@dataclass(eq=False)
+class Entity:
+    """A procedure or static-storage variable as the whole workspace sees it."""
+    key: str
+    declarations: list[tuple[str, Declared]] = field(default_factory=list)   # (path, declaration)
+    marks: list[tuple[str, MarkFact]] = field(default_factory=list)
+
+    @property
+    def kind(self) -> str:
+        return self.declarations[0][1].kind if self.declarations else PROCEDURE_ENTITY
+
+    @property
+    def name(self) -> str:
+        return self.declarations[0][1].name if self.declarations else self.key
+
+    @property
+    def definitions(self) -> list[tuple[str, Declared]]:
+        return [(p, d) for p, d in self.declarations if d.definition]
+
+    @property
+    def home(self) -> tuple[str, Declared] | None:
+        """Where the entity is shown: its first definition, else its first declaration."""
+        defs = self.definitions
+        return defs[0] if defs else (self.declarations[0] if self.declarations else None)
+
+    @property
+    def explicit_type(self) -> str | None:
+        """The device type the user wrote (several marks join: host and nohost make any)."""
+        types = {m.device_type for _, m in self.marks}
+        if not types:
+            return None
+        return types.pop() if len(types) == 1 else "any"
+
+    @property
+    def link_only(self) -> bool:
+        return bool(self.marks) and all(m.link for _, m in self.marks)
+
+    @property
+    def indirect(self) -> bool:
+        """An explicit list decides over a region's `indirect` (rule 7)."""
+        listed = [m for _, m in self.marks if m.how == "list"]
+        return any(m.indirect for m in (listed or [m for _, m in self.marks]))
+
+
+@dataclass(frozen=True)
+class Step:
+    """One link of a chain: a target region, a marked procedure, or a reference."""
+    label: str
+    path: str
+    span: Span
+
+
+@dataclass(frozen=True)
+class DeviceFact:
+    key: str
+    name: str
+    kind: str
+    device_type: str                # any, host, nohost or none
+    explicit: bool                  # written by the user (a list or a begin/end region)
+    chain: tuple[Step, ...] = ()    # implied: from a target region or marked procedure to this
+
+
+@dataclass(frozen=True)
+class DeviceRow:
+    """One line of `omp-lsp --device-map`."""
+    name: str
+    key: str
+    kind: str
+    device_type: str
+    explicit: bool
+    path: str
+    span: Span
+    line: int                       # 1-based
+    chain: tuple[Step, ...]
+
+
+def _propagates(edge: Edge, target_kind: str) -> bool:
+    """Whether the edge can carry device code to its target (the source's state aside)."""
+    if edge.host or not edge.target:
+        return False
+    if edge.kind in (DECLARES, INIT):
+        return True
+    return target_kind == PROCEDURE_ENTITY and edge.kind in (CALL, USE)
+
+
+class DeviceGraph:
+    """The workspace's call and reference graph with the propagated device types."""
+
+    def __init__(self, mode: str = SPEC) -> None:
+        if mode not in MODES:
+            raise ValueError(f"unknown propagation mode '{mode}' (known: {', '.join(MODES)})")
+        self.mode = mode
+        self.files: dict[str, FileGraph] = {}
+        self.entities: dict[str, Entity] = {}
+        self.roots: dict[str, tuple[str, Root]] = {}           # root key -> (path, root)
+        self._contexts: dict[str, int] = {}                    # path -> id of the context last read
+        self._resolved: dict[str, list[Edge]] = {}              # path -> edges with targets resolved
+        self._pairs: dict[str, Counter[tuple[str, str]]] = {}   # path -> propagating (source, target)
+        self.succ: dict[str, Counter[str]] = {}
+        self.pred: dict[str, Counter[str]] = {}
+        self.dist: dict[str, int] = {}
+        self.parent: dict[str, str | None] = {}
+        self.children: dict[str, set[str]] = {}
+        self._waiting: dict[str, set[str]] = {}                 # candidate key -> paths with such edges
+        self._sites: dict[str, dict[tuple[str, str], Span]] = {}   # path -> first reference per pair
+        self._flang: dict[str, str] | None = None
+        self.updates = 0                                       # how many entities the last update re-derived
+
+    # -- input --------------------------------------------------------------------------------
+    def sync(self, contexts: dict[str, FileContext]) -> None:
+        """Bring the graph to these files: new or changed contexts are read, gone ones removed."""
+        for path in [p for p in self.files if p not in contexts]:
+            self.update(path, None)
+        for path, ctx in contexts.items():
+            if self._contexts.get(path) != id(ctx) or path not in self.files:
+                self.update(path, ctx)
+
+    def update(self, path: str, ctx: FileContext | None) -> None:
+        """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
+        new = file_graph(ctx, path) if ctx is not None else None
+        if ctx is not None:
+            self._contexts[path] = id(ctx)
+        else:
+            self._contexts.pop(path, None)
+        self.replace(path, new)
+
+    def replace(self, path: str, new: FileGraph | None) -> None:
+        old = self.files.get(path)
+        if old is not None and new is not None and old.signature() == new.signature():
+            self.files[path] = new       # only positions moved: swap the spans, keep the state
+            self._reindex(path, old, new)
+            self._resolved[path] = self._resolve_edges(new)
+            self.updates = 0
+            return
+        existed = set(self.entities)
+        # Only marks and roots that differ between the old and new graph are re-derived.
+        changed = _marks(old) ^ _marks(new)
+        changed = {key for key, _ in changed} | ({r.key for r in old.roots} if old else set()) ^ \
+            ({r.key for r in new.roots} if new else set())
+        if old is not None:
+            self._remove_entities(path, old)
+            for r in old.roots:
+                self.roots.pop(r.key, None)
+            del self.files[path]
+        if new is not None:
+            self.files[path] = new
+            self._add_entities(path, new)
+            for r in new.roots:
+                self.roots[r.key] = (path, r)
+        changed |= existed - set(self.entities)
+        # Unresolved references in other files may name what appeared or vanished here.
+        appeared = set(self.entities) ^ existed
+        dirty = {path} | {p for k in appeared for p in self._waiting.get(k, ())}
+        removed: list[tuple[str, str]] = []
+        added: list[tuple[str, str]] = []
+        for p in dirty:
+            before = self._pairs.get(p, Counter())
+            graph = self.files.get(p)
+            self._resolved[p] = self._resolve_edges(graph) if graph is not None else []
+            after = self._pair_counts(self._resolved[p]) if graph is not None else Counter()
+            if graph is None:
+                self._pairs.pop(p, None)
+                self._resolved.pop(p, None)
+                self._sites.pop(p, None)
+            else:
+                self._pairs[p] = after
+            for pair, n in (before - after).items():
+                removed.append(pair)
+                self._unlink(pair, n)
+            for pair, n in (after - before).items():
+                added.append(pair)
+                self._link(pair, n)
+        self._repropagate(removed, added, changed)
+        self._flang = None
+
+    def _reindex(self, path: str, old: FileGraph, new: FileGraph) -> None:
+        """Same signature: point entities and roots at the new declarations and marks."""
+        for key in {d.key for d in old.declared} | {m.key for m in old.marks}:
+            e = self.entities.get(key)
+            if e is not None:
+                e.declarations = [(p, d) for p, d in e.declarations if p != path]
+                e.marks = [(p, m) for p, m in e.marks if p != path]
+        for d in new.declared:
+            self.entities[d.key].declarations.append((path, d))
+        for m in new.marks:
+            self.entities[m.key].marks.append((path, m))
+        for r in new.roots:
+            self.roots[r.key] = (path, r)
+
+    def _add_entities(self, path: str, graph: FileGraph) -> None:
+        for d in graph.declared:
+            self.entities.setdefault(d.key, Entity(d.key)).declarations.append((path, d))
+        for m in graph.marks:
+            self.entities.setdefault(m.key, Entity(m.key)).marks.append((path, m))
+
+    def _remove_entities(self, path: str, graph: FileGraph) -> None:
+        for key in {d.key for d in graph.declared} | {m.key for m in graph.marks}:
+            e = self.entities.get(key)
+            if e is None:
+                continue
+            e.declarations = [(p, d) for p, d in e.declarations if p != path]
+            e.marks = [(p, m) for p, m in e.marks if p != path]
+            if not e.declarations and not e.marks:
+                del self.entities[key]
+
+    def _resolve_edges(self, graph: FileGraph) -> list[Edge]:
+        self._sites.pop(graph.path, None)
+        out = []
+        for e in graph.edges:
+            if not e.target:
+                target = next((c for c in e.candidates if c in self.entities), "")
+                for c in e.candidates:
+                    self._waiting.setdefault(c, set()).add(graph.path)
+                if not target:
+                    continue
+                e = Edge(e.source, target, e.span, e.kind, e.host, pointer=e.pointer)
+            out.append(e)
+        return out
+
+    def _pair_counts(self, edges: list[Edge]) -> Counter[tuple[str, str]]:
+        out: Counter[tuple[str, str]] = Counter()
+        for e in edges:
+            target = self.entities.get(e.target)
+            if target is not None and _propagates(e, target.kind):
+                out[(e.source, e.target)] += 1
+        return out
+
+    def _link(self, pair: tuple[str, str], n: int) -> None:
+        u, v = pair
+        self.succ.setdefault(u, Counter())[v] += n
+        self.pred.setdefault(v, Counter())[u] += n
+
+    def _unlink(self, pair: tuple[str, str], n: int) -> None:
+        u, v = pair
+        for table, a, b in ((self.succ, u, v), (self.pred, v, u)):
+            c = table.get(a)
+            if c is None:
+                continue
+            c[b] -= n
+            if c[b] <= 0:
+                del c[b]
+            if not c:
+                del table[a]
+
+    # -- propagation ----------------------------------------------------------------------------
+    def _source(self, key: str) -> bool:
+        """Device code by itself: a target region, or an entity marked any or nohost."""
+        if key.startswith(ROOT_PREFIX):
+            return key in self.roots
+        e = self.entities.get(key)
+        return e is not None and e.explicit_type in ("any", "nohost")
+
+    def _spreads(self, key: str) -> bool:
+        """Whether device code here makes what it references device code (a link-only variable's
+        initializer is not device code)."""
+        e = self.entities.get(key)
+        return e is None or not e.link_only
+
+    def _reachable(self, key: str) -> bool:
+        """Implicit marks reach only what the user did not mark (explicit marks decide)."""
+        e = self.entities.get(key)
+        return e is not None and not e.marks and e.kind != PROGRAM_ENTITY
+
+    def _set(self, key: str, d: int, parent: str | None) -> None:
+        old = self.parent.get(key)
+        if old is not None:
+            self.children.get(old, set()).discard(key)
+        self.dist[key] = d
+        self.parent[key] = parent
+        if parent is not None:
+            self.children.setdefault(parent, set()).add(key)
+
+    def _clear(self, key: str) -> None:
+        old = self.parent.pop(key, None)
+        if old is not None:
+            self.children.get(old, set()).discard(key)
+        self.dist.pop(key, None)
+
+    def _repropagate(self, removed: list[tuple[str, str]], added: list[tuple[str, str]], changed: set[str]) -> None:
+        # 1. what lost its reason: targets of removed tree edges, changed marks and roots, and below
+        invalid = set(changed)
+        for u, v in removed:
+            if self.parent.get(v) == u and not self.pred.get(v, {}).get(u):
+                invalid.add(v)
+        subtree: set[str] = set()
+        stack = [k for k in invalid if k in self.dist or k in changed]
+        while stack:
+            k = stack.pop()
+            if k in subtree:
+                continue
+            subtree.add(k)
+            stack.extend(self.children.get(k, ()))
+        for k in subtree:
+            self._clear(k)
+        # 2. re-seed: sources, then the best remaining predecessor of each cleared entity
+        heap: list[tuple[int, str, str]] = []
+        for k in subtree | changed:
+            if self._source(k):
+                heapq.heappush(heap, (0, k, ""))
+            elif self._reachable(k):
+                for u in self.pred.get(k, ()):
+                    du = self.dist.get(u)
+                    if du is not None and self._spreads(u):
+                        heapq.heappush(heap, (du + 1, k, u))
+        for u, v in added:
+            du = self.dist.get(u)
+            if du is not None and self._spreads(u) and self._reachable(v):
+                heapq.heappush(heap, (du + 1, v, u))
+        self.updates = len(subtree)
+        self._search(heap)
+
+    def _search(self, heap: list[tuple[int, str, str]]) -> None:
+        dist = self.dist
+        while heap:
+            d, k, parent = heapq.heappop(heap)
+            known = dist.get(k)
+            if known is not None and known <= d:
+                continue
+            self._set(k, d, parent or None)
+            if not self._spreads(k):
+                continue
+            for v in self.succ.get(k, ()):
+                dv = dist.get(v)
+                if (dv is None or dv > d + 1) and self._reachable(v):
+                    heapq.heappush(heap, (d + 1, v, k))
+
+    def rebuild(self) -> None:
+        """Propagate from scratch (what `update` maintains incrementally)."""
+        self.dist.clear()
+        self.parent.clear()
+        self.children.clear()
+        heap = [(0, k, "") for k in [*self.roots, *self.entities] if self._source(k)]
+        heapq.heapify(heap)
+        self._search(heap)
+        self._flang = None
+
+    # -- facts ----------------------------------------------------------------------------------
+    def device_code(self, key: str) -> bool:
+        """Whether code in this unit (or region) runs on a device."""
+        if key.startswith(ROOT_PREFIX):
+            return key in self.roots
+        e = self.entities.get(key)
+        if e is None:
+            return False
+        explicit = e.explicit_type
+        if explicit is not None:
+            return explicit != "host" and not e.link_only
+        return key in self.dist
+
+    def device_type(self, key: str) -> str:
+        e = self.entities.get(key)
+        if e is None:
+            return NONE
+        explicit = e.explicit_type
+        if explicit is not None:
+            return explicit
+        if key not in self.dist:
+            return NONE
+        if self.mode == FLANG:
+            return self.flang_types().get(key, "any")
+        return "any"
+
+    def fact(self, key: str) -> DeviceFact | None:
+        e = self.entities.get(key)
+        if e is None:
+            return None
+        explicit = bool(e.marks)
+        return DeviceFact(key, e.name, e.kind, self.device_type(key), explicit,
+                          () if explicit else tuple(self.chain(key)))
+
+    def chain(self, key: str) -> list[Step]:
+        """The shortest chain that made `key` device code: its source first, `key` last."""
+        path: list[str] = []
+        k: str | None = key
+        while k is not None and k in self.dist and len(path) < 10_000:
+            path.append(k)
+            k = self.parent.get(k)
+        path.reverse()
+        steps: list[Step] = []
+        for i, k in enumerate(path):
+            if i == 0:
+                steps.append(self._origin(k))
+                continue
+            site = self.site(path[i - 1], k)
+            e = self.entities.get(k)
+            name = e.name if e is not None else k
+            steps.append(Step(name, site[0], site[1]) if site else Step(name, "", (0, 0)))
+        return steps
+
+    def _origin(self, key: str) -> Step:
+        if key.startswith(ROOT_PREFIX):
+            path, root = self.roots[key]
+            where = f"target region in {root.owner_name}" if root.owner_name else "target region"
+            return Step(where, path, root.span)
+        e = self.entities[key]
+        path, mark = e.marks[0]
+        return Step(f"declare target {e.name}", path, mark.span)
+
+    def site(self, source: str, target: str) -> tuple[str, Span] | None:
+        """The first reference from `source` to `target` (path, span), in file order."""
+        paths = [self.roots[source][0]] if source in self.roots else \
+            [p for p, _ in self.entities[source].declarations] if source in self.entities else list(self.files)
+        for p in dict.fromkeys(paths):
+            index = self._sites.get(p)
+            if index is None:
+                index = self._sites[p] = {}
+                for e in self._resolved.get(p, ()):
+                    if not e.host:
+                        index.setdefault((e.source, e.target), e.span)
+            span = index.get((source, target))
+            if span is not None:
+                return p, span
+        return None
+
+    def edges(self, path: str) -> list[Edge]:
+        """The file's references with targets resolved across the workspace."""
+        return self._resolved.get(path, [])
+
+    def flang_types(self) -> dict[str, str]:
+        """flang's choice for implied entities: nohost when only device code reaches them,
+        any when a device `any` unit or host code references them too."""
+        if self._flang is not None:
+            return self._flang
+        implied = {k for k in self.dist if k in self.entities and not self.entities[k].marks}
+        types = dict.fromkeys(implied, "nohost")
+        host_units = {k for k, e in self.entities.items() if e.explicit_type in ("any", "host") or
+                      (k not in self.dist and not e.marks)}
+        changed = True
+        while changed:
+            changed = False
+            for path in self.files:
+                for e in self._resolved.get(path, ()):
+                    if e.target not in types or types[e.target] == "any" or e.kind not in (CALL, USE):
+                        continue
+                    src = e.source
+                    host_side = e.host or (not src.startswith(ROOT_PREFIX) and
+                                           (src in host_units or types.get(src) == "any"))
+                    if host_side:
+                        types[e.target] = "any"
+                        changed = True
+        self._flang = types
+        return types
+
+    def rows(self) -> list[DeviceRow]:
+        out = []
+        for key, e in self.entities.items():
+            if e.kind == PROGRAM_ENTITY:
+                continue
+            home = e.home
+            if home is None:
+                continue
+            path, decl = home
+            graph = self.files.get(path)
+            line = graph.line(decl.symbol.name_span[0]) if graph is not None else 0
+            fact = self.fact(key)
+            assert fact is not None
+            out.append(DeviceRow(e.name, key, e.kind, fact.device_type, fact.explicit, path,
+                                 decl.symbol.name_span, line, fact.chain))
+        out.sort(key=lambda r: (r.path, r.span[0], r.name))
+        return out
+
+    def entities_in(self, path: str) -> Iterator[tuple[Entity, Declared]]:
+        """(entity, declaration) for each declaration in the file."""
+        graph = self.files.get(path)
+        if graph is None:
+            return
+        for d in graph.declared:
+            e = self.entities.get(d.key)
+            if e is not None:
+                yield e, d
+
+
+def _marks(graph: FileGraph | None) -> set[tuple[str, tuple]]:
+    if graph is None:
+        return set()
+    return {(m.key, (m.device_type, m.link, m.indirect, m.how)) for m in graph.marks}
+
+
+def build(contexts: dict[str, FileContext], mode: str = SPEC) -> DeviceGraph:
+    graph = DeviceGraph(mode)
+    graph.sync(contexts)
+    return graph
+
+
+def describe_chain(steps: Iterable[Step]) -> str:
+    """`target region in main → scale → this`: the text of a chain."""
+    return " → ".join(s.label for s in steps)
+
+
+__all__ = ["FLANG", "MODES", "NONE", "SPEC", "DeviceFact", "DeviceGraph", "DeviceRow", "Entity", "Step", "build",
+           "describe_chain"]

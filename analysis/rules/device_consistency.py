@@ -1,0 +1,409 @@
+"""OMP401–OMP407: where the propagated device types conflict (`shared/spec/propagation.md`).
+
+Every rule reads the workspace's device graph (`propagation.py`): which units are device
+code, and for each reference the entity it names. Findings carry the chain that made the
+unit device code as related information, one location per step.
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+
+from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
+from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
+from ..diagnostics import Finding, Fix, Related
+from ..propagation import DeviceGraph, Entity, Step, describe_chain
+from ..syntax import Language
+from . import FileContext, WorkspaceContext, workspace_rule
+
+_DECLARE_TARGET = re.compile(rb"declare\s+target", re.IGNORECASE)
+
+
+# -- shared ---------------------------------------------------------------------------------------
+def _on_device(graph: DeviceGraph, edge: Edge) -> bool:
+    """The reference runs on a device: in a target region, or in a unit that is device code."""
+    return not edge.host and graph.device_code(edge.source)
+
+
+def _on_host(graph: DeviceGraph, edge: Edge) -> bool:
+    """The reference runs on the host: outside target regions in a unit with a host version."""
+    if edge.host:
+        return True
+    if edge.source.startswith(ROOT_PREFIX):
+        return False
+    return graph.device_type(edge.source) != "nohost"
+
+
+def _unit_name(graph: DeviceGraph, key: str) -> str:
+    if key.startswith(ROOT_PREFIX):
+        return graph._origin(key).label
+    e = graph.entities.get(key)
+    return e.name if e is not None else key
+
+
+def _chain_to(graph: DeviceGraph, path: str, edge: Edge) -> list[Step]:
+    """The chain to the unit holding the reference, then the reference itself."""
+    if edge.source.startswith(ROOT_PREFIX):
+        steps = [graph._origin(edge.source)]
+    else:
+        steps = graph.chain(edge.source)
+        if not steps:
+            e = graph.entities.get(edge.source)
+            if e is not None and e.marks:
+                steps = [graph._origin(edge.source)]
+    target = graph.entities.get(edge.target)
+    return [*steps, Step(target.name if target is not None else edge.target, path, edge.span)]
+
+
+def _related(steps: list[Step], path: str) -> list[Related]:
+    out = []
+    for i, s in enumerate(steps[:-1]):
+        what = f"device code starts here ({s.label})" if i == 0 else f"'{s.label}' is referenced here"
+        out.append(Related(s.span, what, None if s.path == path else s.path))
+    return out
+
+
+def _overloaded(e: Entity) -> bool:
+    """C++ overloads share a key: a rule about one of them cannot tell which one is meant."""
+    params = {tuple(t for t, _ in d.symbol.params) for _, d in e.declarations if d.kind == PROCEDURE_ENTITY}
+    return len(params) > 1
+
+
+def _variant_bases(ws: WorkspaceContext) -> set[str]:
+    """Names (lower case, unqualified) of procedures that are the base of a declare variant:
+    a variant may replace them on the other side, which these rules do not model."""
+    cached = ws.__dict__.get("_variant_bases")
+    if cached is not None:
+        return cached
+    out: set[str] = set()
+    for ctx in ws.files.values():
+        if ctx.directives_named("begin declare variant"):
+            out.add("*")  # a begin/end region: every function in it is a variant of its namesake
+        if not ctx.directives_named("declare variant"):
+            continue
+        if ctx.document.language.is_fortran:
+            from ..variants_fortran import variants
+            out.update(v.base.key for v in variants(ctx) if v.base is not None)
+        else:
+            out.update(rec.base.name.lower() for rec in ctx.variants.directives if rec.base is not None)
+    ws.__dict__["_variant_bases"] = out
+    return out
+
+
+def _replaced(ws: WorkspaceContext, e: Entity) -> bool:
+    bases = _variant_bases(ws)
+    return e.name.rsplit("::", 1)[-1].lower() in bases or "*" in bases
+
+
+def _edges(ws: WorkspaceContext) -> Iterator[tuple[str, Edge, Entity]]:
+    graph = ws.device_graph
+    for path in ws.files:
+        for edge in graph.edges(path):
+            target = graph.entities.get(edge.target)
+            if target is not None:
+                yield path, edge, target
+
+
+def _mark_related(e: Entity, path: str, what: str) -> list[Related]:
+    return [Related(m.span, what, None if p == path else p) for p, m in e.marks[:1]]
+
+
+# -- OMP401 / OMP402 ------------------------------------------------------------------------------
+@workspace_rule("OMP401")
+def host_procedure_on_device(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    for path, edge, target in _edges(ws):
+        if target.kind != PROCEDURE_ENTITY or target.explicit_type != "host" or edge.kind not in (CALL, USE):
+            continue
+        if not _on_device(graph, edge) or _overloaded(target) or _replaced(ws, target):
+            continue
+        steps = _chain_to(graph, path, edge)
+        yield path, Finding(
+            "OMP401", f"'{target.name}' is device_type(host) but is referenced from device code "
+            f"({describe_chain(steps)}): it has no device version, so the device build fails; "
+            "drop device_type(host), or do not call it from device code",
+            edge.span, related=[*_related(steps, path), *_mark_related(target, path, "device_type(host) given here")])
+
+
+@workspace_rule("OMP402")
+def nohost_procedure_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    for path, edge, target in _edges(ws):
+        if target.kind != PROCEDURE_ENTITY or target.explicit_type != "nohost" or edge.kind not in (CALL, USE):
+            continue
+        if not _on_host(graph, edge) or _overloaded(target) or _replaced(ws, target):
+            continue
+        where = "a target region with device(ancestor: ...)" if edge.host else f"'{_unit_name(graph, edge.source)}'"
+        yield path, Finding(
+            "OMP402", f"'{target.name}' is device_type(nohost) but is referenced from host code in {where}: "
+            "it has no host version; call it only from target regions and device-only procedures, "
+            "or give it a host variant with declare variant", edge.span,
+            related=_mark_related(target, path, "device_type(nohost) given here"))
+
+
+# -- OMP403 -----------------------------------------------------------------------------------------
+def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
+    """What the file makes device code by itself: its target regions and its own marks,
+    followed through its own references (implicit marks exist only in the defining file)."""
+    cache = ws.__dict__.setdefault("_local_device", {})
+    found = cache.get(path)
+    if found is not None:
+        return found
+    graph = ws.device_graph
+    fg = graph.files[path]
+    succ: dict[str, list[str]] = {}
+    for e in graph.edges(path):
+        target = graph.entities.get(e.target)
+        if target is not None and not e.host and e.kind in (CALL, USE) and target.kind == PROCEDURE_ENTITY:
+            succ.setdefault(e.source, []).append(e.target)
+    todo = [r.key for r in fg.roots]
+    todo += [m.key for m in fg.marks if m.device_type != "host" and not m.link]
+    found = set(todo)
+    while todo:
+        for v in succ.get(todo.pop(), ()):
+            if v not in found and not graph.entities[v].marks:
+                found.add(v)
+                todo.append(v)
+    cache[path] = found
+    return found
+
+
+def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
+    """Whether a user header of the file may hold a declare target for `name`: one the
+    workspace does not hold and that cannot be read, or one that spells both."""
+    fg = ws.device_graph.files.get(path)
+    if fg is None or not fg.user_includes:
+        return False
+    by_name = ws.__dict__.setdefault("_by_basename", {})
+    if not by_name:
+        for p in ws.files:
+            by_name.setdefault(os.path.basename(p), []).append(p)
+    word = re.compile(rb"\b" + re.escape(name.rsplit("::", 1)[-1].encode()) + rb"\b")
+    for header in fg.user_includes:
+        texts = [ws.files[p].document.source for p in by_name.get(os.path.basename(header), [])]
+        if not texts:
+            candidate = os.path.join(os.path.dirname(path), header)
+            try:
+                with open(candidate, "rb") as f:
+                    texts = [f.read(2_000_000)]
+            except OSError:
+                return True       # unknown header: it may mark anything
+        if any(_DECLARE_TARGET.search(t) and word.search(t) for t in texts):
+            return True
+    return False
+
+
+@workspace_rule("OMP403")
+def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    for path, edge, target in _edges(ws):
+        if target.kind != PROCEDURE_ENTITY or target.marks and any(m.device_type != "host" for _, m in target.marks):
+            continue
+        if target.explicit_type == "host" or edge.kind not in (CALL, USE) or not _on_device(graph, edge):
+            continue
+        homes = {p for p, _ in target.definitions}
+        if not homes or path in homes:
+            continue
+        if any(target.key in _local_device(ws, p) or _header_may_mark(ws, p, target.name) for p in homes):
+            continue
+        home, decl = target.definitions[0]
+        other = os.path.basename(home)
+        steps = _chain_to(graph, path, edge)
+        yield path, Finding(
+            "OMP403", f"'{target.name}' runs on the device here ({describe_chain(steps)}) but is defined in "
+            f"{other} without declare target: implicit declare target only creates a device version in "
+            f"the file that defines the procedure, so the device link will fail; mark '{target.name}' "
+            f"with declare target in {other}", edge.span,
+            related=[Related(decl.symbol.name_span, f"'{target.name}' is defined here without declare target",
+                             home), *_related(steps, path)])
+
+
+# -- OMP404 / OMP406 --------------------------------------------------------------------------------
+def _threadprivate(ws: WorkspaceContext, e: Entity) -> bool:
+    for p, d in e.declarations:
+        ctx = ws.files.get(p)
+        if ctx is not None and d.symbol.key in ctx.model.threadprivate:
+            return True
+    return False
+
+
+@workspace_rule("OMP404")
+def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    reported: set[tuple[str, str]] = set()
+    for path, edge, target in _edges(ws):
+        if target.kind != VARIABLE_ENTITY or edge.kind != USE or edge.source.startswith(ROOT_PREFIX):
+            continue
+        if target.marks or not _on_device(graph, edge) or (edge.source, target.key) in reported:
+            continue
+        decls = [d for _, d in target.declarations]
+        if not decls or not all(d.global_scope for d in decls) or any(d.constant for d in decls):
+            continue
+        if _threadprivate(ws, target) or _header_may_mark(ws, path, target.name):
+            continue
+        if any(_header_may_mark(ws, p, target.name) for p, _ in target.declarations):
+            continue
+        reported.add((edge.source, target.key))
+        steps = _chain_to(graph, path, edge)
+        home, decl = target.home or (path, decls[0])
+        yield path, Finding(
+            "OMP404", f"global variable '{target.name}' is used in '{_unit_name(graph, edge.source)}', which runs "
+            f"on the device ({describe_chain(steps[:-1])}), but is not declare target: the device has no copy "
+            f"of it and the device link fails; add '{target.name}' to a declare target directive (enter or link)",
+            edge.span, related=[Related(decl.symbol.name_span, f"'{target.name}' is declared here", None if home == path
+                                        else home), *_related(steps, path)],
+            fixes=_mark_fix(ws, home, decl.symbol))
+
+
+def _mark_fix(ws: WorkspaceContext, path: str, symbol) -> list[Fix]:  # type: ignore[no-untyped-def]
+    """Insert `declare target(name)` on the line after the variable's declaration."""
+    ctx = ws.files.get(path)
+    if ctx is None or symbol.scope.kind not in ("file", "namespace", "module"):
+        return []
+    source = ctx.document.source
+    end = source.find(b"\n", symbol.span[1] - 1 if symbol.span[1] > 0 else 0)
+    if end < 0:
+        end = len(source)
+    fortran = ctx.document.language.is_fortran
+    if fortran:
+        line_start = source.rfind(b"\n", 0, symbol.span[0]) + 1
+        indent = re.match(rb"[ \t]*", source[line_start:]).group(0).decode()  # type: ignore[union-attr]
+        if ctx.document.language is Language.FORTRAN_FIXED:
+            indent = ""  # the sentinel starts in column 1
+        text = f"\n{indent}!$omp declare target({symbol.name})"
+    else:
+        text = f"\n#pragma omp declare target({symbol.name})"
+    return [Fix(f"Declare '{symbol.name}' target", (((end, end), text),))]
+
+
+@workspace_rule("OMP406")
+def nohost_variable_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    for path, edge, target in _edges(ws):
+        if target.kind != VARIABLE_ENTITY or target.explicit_type != "nohost" or edge.kind != USE:
+            continue
+        if not _on_host(graph, edge):
+            continue
+        where = "a target region with device(ancestor: ...)" if edge.host else f"'{_unit_name(graph, edge.source)}'"
+        yield path, Finding(
+            "OMP406", f"'{target.name}' is device_type(nohost) but is used in host code in {where}: it has no "
+            "host copy; use it only inside target regions and device-only procedures", edge.span,
+            related=_mark_related(target, path, "device_type(nohost) given here"))
+
+
+# -- OMP405 -----------------------------------------------------------------------------------------
+_ASSIGN = re.compile(rb"(?<![\w.>])(%s)\s*(?:\[[^\]=;]*\]\s*)?=(?!=)\s*(\{[^;]*\}|[^;]*);")
+
+
+def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int], str]] | None:
+    """(path, span, function key) for every value assigned to the pointer variable anywhere in
+    the workspace (C/C++); None when any value is not a named function."""
+    graph = ws.device_graph
+    name = e.name.rsplit("::", 1)[-1]
+    pattern = re.compile(_ASSIGN.pattern % re.escape(name.encode()))
+    out: list[tuple[str, tuple[int, int], str]] = []
+    for path, ctx in ws.files.items():
+        if ctx.document.language.is_fortran or name.encode() not in ctx.document.source:
+            continue
+        model = ctx.model
+        for m in pattern.finditer(ctx.document.source):
+            value = m.group(2).strip()
+            start = m.start(2)
+            for word in re.finditer(rb"&?\s*([A-Za-z_]\w*)|[^\s,{}]+", value.strip(b"{}")):
+                if word.group(1) is None:
+                    return None
+                ident = word.group(1).decode()
+                if ident in ("NULL", "nullptr", "0"):
+                    continue
+                offset = start + value.find(word.group(0))
+                hits = [s for s in model.visible(ident, offset) if s.kind == "function"]
+                if not hits:
+                    return None
+                key = _key_in(graph, path, hits[0])
+                if key is None:
+                    return None
+                out.append((path, (offset, offset + len(word.group(0))), key))
+    return out
+
+
+def _key_in(graph: DeviceGraph, path: str, symbol) -> str | None:  # type: ignore[no-untyped-def]
+    fg = graph.files.get(path)
+    if fg is None:
+        return None
+    return next((d.key for d in fg.declared if d.symbol is symbol), None)
+
+
+@workspace_rule("OMP405")
+def indirect_call_without_indirect(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    for path, edge, target in _edges(ws):
+        if not edge.pointer or target.kind != VARIABLE_ENTITY or not _on_device(graph, edge):
+            continue
+        values = _assigned(ws, target)
+        if not values:
+            continue
+        for vpath, span, key in values:
+            callee = graph.entities.get(key)
+            if callee is None or callee.indirect:
+                continue
+            yield path, Finding(
+                "OMP405", f"'{target.name}' is called through a pointer on the device and may hold '{callee.name}', "
+                f"which is not declare target with indirect: an indirect call needs the device version's "
+                f"address, which only indirect provides; add indirect to the declare target of '{callee.name}'",
+                edge.span, related=[Related(span, f"'{target.name}' is given '{callee.name}' here",
+                                            None if vpath == path else vpath)])
+            break
+
+
+# -- OMP407 -----------------------------------------------------------------------------------------
+def _recursive(graph: DeviceGraph) -> set[tuple[str, str]]:
+    """Call edges (source, target) that close a cycle among device procedures."""
+    succ: dict[str, set[str]] = {}
+    for path in graph.files:
+        for e in graph.edges(path):
+            if e.kind == CALL and not e.host and not e.source.startswith(ROOT_PREFIX) \
+                    and graph.device_code(e.source) and graph.device_code(e.target):
+                succ.setdefault(e.source, set()).add(e.target)
+    out: set[tuple[str, str]] = set()
+    for u, targets in succ.items():
+        for v in targets:
+            # v reaches u again: u -> v is part of a cycle
+            seen, todo = {v}, [v]
+            while todo:
+                x = todo.pop()
+                if x == u:
+                    out.add((u, v))
+                    break
+                for y in succ.get(x, ()):
+                    if y not in seen:
+                        seen.add(y)
+                        todo.append(y)
+    return out
+
+
+@workspace_rule("OMP407")
+def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    limits = unsupported(ws.options.device_toolchains if ws.options else ())
+    program = any(g.has_main for g in graph.files.values())
+    cycles = _recursive(graph) if RECURSION in limits else set()
+    for path, edge, target in _edges(ws):
+        if edge.kind != CALL or target.kind != PROCEDURE_ENTITY or not _on_device(graph, edge):
+            continue
+        if (edge.source, edge.target) in cycles:
+            names = ", ".join(limits[RECURSION])
+            yield path, Finding("OMP407", f"recursive call of '{target.name}' in device code: {names} cannot "
+                                f"compile {WHY[RECURSION]}; make it iterative", edge.span)
+        elif VARIADIC in limits and target.definitions and any(d.variadic for _, d in target.declarations):
+            names = ", ".join(limits[VARIADIC])
+            yield path, Finding("OMP407", f"'{target.name}' is variadic and called in device code: {names} "
+                                f"cannot compile {WHY[VARIADIC]}; give it a fixed parameter list", edge.span)
+        elif program and not target.definitions and not target.marks and not library_routine(target.name):
+            yield path, Finding(
+                "OMP407", f"'{target.name}' is called in device code but no file of the program defines it: "
+                "its device version cannot exist, so the device link fails; define it in a file of the "
+                "program (or mark it declare target if a device library provides it)", edge.span)
+
+
+__all__ = ["FileContext"]
