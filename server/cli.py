@@ -13,8 +13,14 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from omp_lsp.analysis.check import FileAnalysis, analyze
+from omp_lsp.analysis.device_limits import UNSUPPORTED
 from omp_lsp.analysis.diagnostics import Severity
-from omp_lsp.analysis.options import Options, parse_version
+from omp_lsp.analysis.options import (
+    DEFAULT_VERSION,
+    PROPAGATION_MODES,
+    Options,
+    parse_version,
+)
 from omp_lsp.analysis.records import dataclass
 from omp_lsp.analysis.syntax import (
     language_for_path,
@@ -43,9 +49,19 @@ def build_parser() -> argparse.ArgumentParser:
                 "Without --check, runs the language server on stdio.")
     p.add_argument("--version", action="version", version=f"omp-lsp {__version__}")
     p.add_argument("--check", action="store_true", help="check the given files and directories and exit")
+    p.add_argument("--device-map", action="store_true",
+                   help="print every procedure and static variable of the given files with its effective "
+                   "device type, explicit or implicit, and the chain that made it device code")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check (recursively)")
-    p.add_argument("--openmp-version", default="5.1", metavar="V",
-                   help="OpenMP version: 4.5, 5.0, 5.1 (default), 5.2 or 6.0")
+    p.add_argument("--openmp-version", default=None, metavar="V",
+                   help="OpenMP version: 4.5, 5.0, 5.1 (default, or what compile_commands.json gives), 5.2 or 6.0")
+    p.add_argument("--propagation", choices=PROPAGATION_MODES, default="spec",
+                   help="implicit device types as the spec gives them (default), or as flang generates them")
+    p.add_argument("--device-toolchain", action="append", default=[], metavar="NAME",
+                   help=f"a toolchain the device code must build with, for OMP407 (repeatable: {', '.join(UNSUPPORTED)})")
+    p.add_argument("--compile-commands", metavar="FILE",
+                   help="compile_commands.json naming the program's files (default: found next to or above "
+                   "the first path)")
     p.add_argument("--format", choices=("gcc", "json", "sarif"), default="gcc", help="output format (default gcc)")
     p.add_argument("--fail-on", choices=("error", "warning"), default="error",
                    help="exit 1 when a finding at or above this severity is reported (default error)")
@@ -101,29 +117,67 @@ def check_file(path: str, options: Options, max_bytes: int) -> FileAnalysis | No
     return analyze(document, options, path) if document is not None else None
 
 
-def run_check(args: argparse.Namespace) -> int:
-    from . import report  # formats only; no server stack
+def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], int | None]:
+    """The files that form the program with the given ones (compile_commands.json) and the
+    database's OpenMP version. Database files outside the given paths are read for the
+    cross-file rules and propagation only."""
+    from omp_lsp.analysis.compile_commands import (
+        CompileCommandsError,
+        find_compile_commands,
+        load_compile_commands,
+    )
+    path = args.compile_commands
+    if path is None and args.paths:
+        path = find_compile_commands(os.path.abspath(args.paths[0]))
+    if path is None:
+        return [], None
     try:
-        version = parse_version(args.openmp_version)
+        database = load_compile_commands(path)
+    except CompileCommandsError as err:
+        raise UsageError(str(err)) from None
+    given = {os.path.abspath(f) for f in files}
+    extra = [f for f in database.files() if f not in given and os.path.isfile(f)]
+    return extra, database.openmp_version()
+
+
+def _options(args: argparse.Namespace, database_version: int | None) -> Options:
+    try:
+        version = parse_version(args.openmp_version) if args.openmp_version is not None else \
+            database_version or DEFAULT_VERSION
+        return Options(openmp_version=version, propagation=args.propagation,
+                       device_toolchains=tuple(dict.fromkeys(args.device_toolchain)))
     except ValueError as err:
         raise UsageError(str(err)) from None
+
+
+def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysis], Options]:
+    """(the given files, every analysis of the program, options), cross-file rules not run yet."""
     if not args.paths:
-        raise UsageError("--check needs at least one file or directory")
+        raise UsageError(f"{'--device-map' if args.device_map else '--check'} needs at least one file or directory")
     if args.max_file_size <= 0:
         raise UsageError("--max-file-size must be positive")
-    options = Options(openmp_version=version)
     files = collect_files(args.paths, args.exclude)
+    extra, database_version = _program(args, files)
+    options = _options(args, database_version)
     max_bytes = int(args.max_file_size * 1e6)
     # The analysis makes many small linked records (scopes <-> symbols); a short-lived check
     # need not pay for frequent cycle collections (about a third of the time on a large file).
     gc.set_threshold(200_000, 20, 20)
     analyses: dict[str, FileAnalysis] = {}
-    for path in files:
+    for path in [*files, *extra]:
         result = check_file(path, options, max_bytes)
         if result is not None:
             analyses[path] = result
-    # Cross-file rules see every file given on the command line as one workspace.
-    checked = [CheckedFile(path, result) for path, result in cross_file(analyses, options).items()]
+    return files, analyses, options
+
+
+def run_check(args: argparse.Namespace) -> int:
+    from . import report  # formats only; no server stack
+    files, analyses, options = _analyse(args)
+    given = set(files)
+    # Cross-file rules see every file of the program as one workspace.
+    checked = [CheckedFile(path, result) for path, result in cross_file(analyses, options).items()
+               if path in given]
     for c in checked:
         for message in c.analysis.internal_errors:
             _note(f"{c.path}: {message}")
@@ -139,6 +193,22 @@ def run_check(args: argparse.Namespace) -> int:
     return 1 if failing else 0
 
 
+def run_device_map(args: argparse.Namespace) -> int:
+    from omp_lsp.analysis.workspace import workspace_context
+
+    from . import report
+    if args.format == "sarif":
+        raise UsageError("--device-map prints text or json (--format json)")
+    _, analyses, options = _analyse(args)
+    graph = workspace_context(analyses, options).device_graph
+    lines = {path: a.document.lines for path, a in analyses.items()}
+    if args.format == "json":
+        report.write_device_map_json(graph, lines, sys.stdout)
+    else:
+        report.write_device_map_text(graph, lines, sys.stdout)
+    return 0
+
+
 def run_server(args: argparse.Namespace) -> int:
     from .lsp import start
     return start(tcp=args.tcp, host=args.host)
@@ -148,10 +218,14 @@ def main(argv: Sequence[str]) -> int:
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv))
+        if args.check and args.device_map:
+            raise UsageError("--check and --device-map cannot be combined")
         if args.check:
             return run_check(args)
+        if args.device_map:
+            return run_device_map(args)
         if args.paths:
-            raise UsageError("paths are only accepted with --check")
+            raise UsageError("paths are only accepted with --check or --device-map")
         return run_server(args)
     except UsageError as err:
         print(f"omp-lsp: error: {err}", file=sys.stderr)

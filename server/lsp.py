@@ -15,16 +15,24 @@ import os
 from typing import Any
 
 from lsprotocol import types as lsp
+from omp_lsp.analysis.check import FileAnalysis, analyze
+from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
+from omp_lsp.analysis.diagnostics import Finding, Severity
+from omp_lsp.analysis.options import Options
+from omp_lsp.analysis.propagation import DeviceGraph, Step
+from omp_lsp.analysis.syntax import (
+    Document,
+    Encoding,
+    TextEdit,
+    language_for_id,
+    language_for_path,
+)
+from omp_lsp.analysis.workspace import cross_file
+from omp_lsp.server.sources import UnreadableDirectory, read_document, walk
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
 from omp_lsp import __version__
-from omp_lsp.analysis.check import FileAnalysis, analyze
-from omp_lsp.analysis.diagnostics import Finding, Severity
-from omp_lsp.analysis.options import Options
-from omp_lsp.analysis.syntax import Document, Encoding, TextEdit, language_for_id, language_for_path
-from omp_lsp.analysis.workspace import cross_file
-from omp_lsp.server.sources import UnreadableDirectory, read_document, walk
 
 log = logging.getLogger("omp_lsp.server")
 
@@ -44,6 +52,43 @@ class OmpLanguageServer(LanguageServer):
         self.analyses: dict[str, FileAnalysis] = {}     # workspace files and open documents, by path
         self.published: dict[str, list[Finding]] = {}   # uri -> findings last published
         self.indexed = False
+        self.graph = DeviceGraph(self.options.propagation)   # kept across edits: re-propagated incrementally
+
+    def configure(self, settings: Any) -> None:
+        """Apply the client's settings (initializationOptions or the `omp-lsp` configuration
+        section). Invalid values get a message and leave the previous options in force."""
+        if not isinstance(settings, dict):
+            return
+        settings = settings.get("omp-lsp", settings.get("ompLsp", settings))
+        if not isinstance(settings, dict):
+            return
+        try:
+            from omp_lsp.analysis.options import parse_version
+            version = settings.get("openmpVersion")
+            toolchains = settings.get("deviceToolchains", list(self.options.device_toolchains))
+            if not isinstance(toolchains, list) or not all(isinstance(t, str) for t in toolchains):
+                raise ValueError("deviceToolchains must be a list of toolchain names")
+            options = Options(openmp_version=parse_version(version) if version is not None
+                              else self.options.openmp_version,
+                              disabled=self.options.disabled, severity=self.options.severity,
+                              propagation=str(settings.get("propagation", self.options.propagation)),
+                              device_toolchains=tuple(toolchains))
+        except (ValueError, TypeError) as err:
+            self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error,
+                                                           f"omp-lsp: invalid setting: {err}; keeping the previous settings"))
+            return
+        if options == self.options:
+            return
+        self.options = options
+        self.graph = DeviceGraph(options.propagation)
+        if self.analyses:   # re-analyse with the new options
+            for path in list(self.analyses):
+                doc = next((d for u, d in self.documents.items() if self.path_of(u) == path), None)
+                if doc is not None:
+                    self.analyses[path] = analyze(doc, options, path)
+                else:
+                    self.index_file(path)
+            self.publish_results(None, cross_file(self.analyses, options, self.graph))
 
     @staticmethod
     def path_of(uri: str) -> str:
@@ -136,7 +181,7 @@ class OmpLanguageServer(LanguageServer):
         path = self.path_of(uri)
         try:
             self.analyses[path] = analyze(doc, self.options, path)
-            results = cross_file(self.analyses, self.options)
+            results = cross_file(self.analyses, self.options, self.graph)
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", uri)
             return
@@ -209,9 +254,127 @@ def did_close(ls: OmpLanguageServer, params: lsp.DidCloseTextDocumentParams) -> 
         else:
             ls.analyses.pop(path, None)
         try:
-            ls.publish_results(None, cross_file(ls.analyses, ls.options))
+            ls.publish_results(None, cross_file(ls.analyses, ls.options, ls.graph))
         except Exception:
             log.exception("cross-file analysis failed after closing %s", uri)
+
+
+@server.feature(lsp.INITIALIZE)
+def initialize(ls: OmpLanguageServer, params: lsp.InitializeParams) -> None:
+    ls.configure(params.initialization_options)
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
+    ls.configure(params.settings)
+    ls.workspace_inlay_hint_refresh(None)
+
+
+def _analysed(ls: OmpLanguageServer, uri: str) -> tuple[Document, FileAnalysis] | None:
+    doc = ls.documents.get(uri)
+    analysis = ls.analyses.get(ls.path_of(uri))
+    if doc is None or analysis is None or analysis.document is not doc:
+        return None
+    return doc, analysis
+
+
+def _offset(ls: OmpLanguageServer, doc: Document, position: lsp.Position) -> int:
+    return doc.lines.offset(position.line, position.character, ls.encoding)
+
+
+def _where(ls: OmpLanguageServer, step: Step) -> str:
+    """`[file.c:12](file:///…/file.c#L12)`: a link to a step of a chain."""
+    other = ls.analyses.get(step.path)
+    if other is None or not step.path:
+        return step.label
+    line = other.document.lines.line_of(step.span[0]) + 1
+    uri = from_fs_path(step.path) or step.path
+    return f"{step.label} ([{os.path.basename(step.path)}:{line}]({uri}#L{line}))"
+
+
+@server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
+def inlay_hint(ls: OmpLanguageServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
+    found = _analysed(ls, params.text_document.uri)
+    if found is None:
+        return None
+    doc, _ = found
+    try:
+        span = (_offset(ls, doc, params.range.start), _offset(ls, doc, params.range.end) + 1)
+        out = []
+        for h in hints(ls.graph, ls.path_of(params.text_document.uri), doc.source, span):
+            chain = " → ".join(_where(ls, s) for s in h.fact.chain)
+            out.append(lsp.InlayHint(
+                position=lsp.Position(*doc.lines.position(h.offset, ls.encoding)), label=h.label,
+                kind=lsp.InlayHintKind.Type, padding_left=True,
+                tooltip=lsp.MarkupContent(lsp.MarkupKind.Markdown, f"Implied by: {chain}")))
+        return out
+    except Exception:
+        log.exception("inlay hints failed for %s", params.text_document.uri)
+        return None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_HOVER)
+def hover(ls: OmpLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
+    found = _analysed(ls, params.text_document.uri)
+    if found is None:
+        return None
+    doc, _ = found
+    try:
+        key = entity_at(ls.graph, ls.path_of(params.text_document.uri), _offset(ls, doc, params.position))
+        fact = ls.graph.fact(key) if key is not None else None
+        if fact is None:
+            return None
+        entity = ls.graph.entities[fact.key]
+        if fact.device_type == "none":
+            text = f"**{fact.name}**: host only (not declare target, not reached from device code)"
+        elif fact.explicit:
+            path, mark = entity.marks[0]
+            text = (f"**{fact.name}**: declare target · {fact.device_type} (explicit, "
+                    f"{_where(ls, Step('marked here', path, mark.span))})")
+        else:
+            mode = " as flang generates it" if ls.graph.mode == "flang" else ""
+            text = (f"**{fact.name}**: declare target · {fact.device_type} (implicit{mode})\n\n"
+                    f"Chain: {' → '.join(_where(ls, s) for s in fact.chain)}")
+        return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text))
+    except Exception:
+        log.exception("hover failed for %s", params.text_document.uri)
+        return None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
+                lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, lsp.CodeActionKind.RefactorRewrite]))
+def code_action(ls: OmpLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
+    uri = params.text_document.uri
+    found = _analysed(ls, uri)
+    if found is None:
+        return None
+    doc, analysis = found
+    out: list[lsp.CodeAction] = []
+    try:
+        lo, hi = _offset(ls, doc, params.range.start), _offset(ls, doc, params.range.end)
+        # the rules' quick fixes, carried on the diagnostics the client sends back
+        for diagnostic in params.context.diagnostics:
+            data = diagnostic.data if isinstance(diagnostic.data, dict) else {}
+            for fix in data.get("fixes", []) if isinstance(data.get("fixes"), list) else []:
+                edits = [lsp.TextEdit(ls.to_range(doc, (int(s[0]), int(s[1]))), str(t)) for (s, t) in fix["edits"]]
+                out.append(lsp.CodeAction(str(fix["title"]), kind=lsp.CodeActionKind.QuickFix,
+                                          diagnostics=[diagnostic], edit=lsp.WorkspaceEdit(changes={uri: edits})))
+        path = ls.path_of(uri)
+        keys = []
+        for h in hints(ls.graph, path, doc.source):
+            name = h.declaration.symbol.name_span
+            if name[0] <= hi and lo <= h.offset:
+                keys.append(h.fact.key)
+        for key in dict.fromkeys(keys):
+            fix = mark_fix(analysis.context, ls.graph, key) if analysis.context is not None else None
+            if fix is None:
+                continue
+            edits = [lsp.TextEdit(ls.to_range(doc, span), text) for span, text in fix.edits]
+            out.append(lsp.CodeAction(fix.title, kind=lsp.CodeActionKind.RefactorRewrite,
+                                      edit=lsp.WorkspaceEdit(changes={uri: edits})))
+    except Exception:
+        log.exception("code actions failed for %s", uri)
+    return out or None
 
 
 def start(tcp: int | None = None, host: str = "127.0.0.1", **_: Any) -> int:

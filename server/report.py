@@ -1,4 +1,4 @@
-"""`omp-lsp --check` output formats: gcc-style lines, JSON and SARIF 2.1.0.
+"""`omp-lsp --check` output formats: gcc-style lines, JSON and SARIF 2.1.0; the `--device-map` table.
 
 Lines and columns are 1-based; columns count Unicode code points (characters).
 """
@@ -14,6 +14,8 @@ from omp_lsp.analysis.syntax import LineIndex, Span
 from omp_lsp import __version__
 
 if TYPE_CHECKING:
+    from omp_lsp.analysis.propagation import DeviceGraph
+
     from .cli import CheckedFile
 
 _GCC_LABEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
@@ -180,3 +182,43 @@ def write_sarif(checked: list[CheckedFile], out: TextIO) -> None:
     }
     json.dump(sarif, out, indent=2)
     out.write("\n")
+
+
+# -- omp-lsp --device-map ----------------------------------------------------------------------------
+def _device_rows(graph: DeviceGraph, files: dict[str, LineIndex]) -> list[dict[str, Any]]:
+    rows = []
+    for r in graph.rows():
+        lines = files.get(r.path)
+        line, col = _pos(lines, r.span[0]) if lines is not None else (r.line, 1)
+        chain = []
+        for step in r.chain:
+            step_lines = files.get(step.path)
+            where = _pos(step_lines, step.span[0]) if step_lines is not None else (0, 0)
+            chain.append({"label": step.label, "file": step.path, "line": where[0], "column": where[1]})
+        rows.append({"name": r.name, "kind": r.kind, "device_type": r.device_type,
+                     "explicit": r.explicit, "file": r.path, "line": line, "column": col, "chain": chain})
+    return rows
+
+
+def write_device_map_json(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO) -> None:
+    import json
+    json.dump({"version": __version__, "propagation": graph.mode, "entities": _device_rows(graph, files)},
+              out, indent=2)
+    out.write("\n")
+
+
+def write_device_map_text(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO) -> None:
+    """One line per entity: where, kind, name, device type, how it got it, and the chain."""
+    rows = _device_rows(graph, files)
+    table = [(f"{r['file']}:{r['line']}", r["kind"], r["name"], r["device_type"],
+              "explicit" if r["explicit"] else ("implicit" if r["device_type"] != "none" else "-"),
+              " → ".join(f"{s['label']} ({os.path.basename(s['file'])}:{s['line']})" for s in r["chain"]))
+             for r in rows]
+    header = ("location", "kind", "name", "device type", "how", "chain")
+    widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h) for i, h in enumerate(header[:-1])]
+    out.writelines("  ".join(cell.ljust(w) for cell, w in zip(row[:-1], widths, strict=True)).rstrip()
+                   + (f"  {row[-1]}" if row[-1] else "") + "\n" for row in (header, *table))
+    on_device = sum(1 for r in rows if r["device_type"] in ("any", "nohost"))
+    implied = sum(1 for r in rows if r["device_type"] != "none" and not r["explicit"])
+    out.write(f"omp-lsp: {len(rows)} procedures and static variables, {on_device} on the device "
+              f"({implied} implicit), propagation: {graph.mode}\n")

@@ -198,13 +198,12 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
 def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
     for path, edge, target in _edges(ws):
-        if target.kind != PROCEDURE_ENTITY or target.marks and any(m.device_type != "host" for _, m in target.marks):
-            continue
-        if target.explicit_type == "host" or edge.kind not in (CALL, USE) or not _on_device(graph, edge):
+        if target.kind != PROCEDURE_ENTITY or target.explicit_type == "host" or edge.kind not in (CALL, USE):
             continue
         homes = {p for p, _ in target.definitions}
-        if not homes or path in homes:
+        if not homes or path in homes or not _on_device(graph, edge):
             continue
+        # a mark in another file (a prototype marked in the caller's file) creates no device version
         if any(target.key in _local_device(ws, p) or _header_may_mark(ws, p, target.name) for p in homes):
             continue
         home, decl = target.definitions[0]

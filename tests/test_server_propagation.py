@@ -1,0 +1,147 @@
+"""End-to-end: inlay hints, hover and "mark explicitly" for implied device types (pytest-lsp)."""
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_helpers import record_notifications, wait_diagnostics
+from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+CASE = Path(__file__).resolve().parent / "fixtures" / "lsp_propagation"
+LANGUAGE = {".c": "c", ".f90": "fortran"}
+
+
+async def _start(client: LanguageClient, folder: Path, profile: str, options: dict | None = None) -> None:
+    record_notifications(client)
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities(profile), root_uri=from_fs_path(str(folder)),
+        initialization_options=options,
+        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=["visual-studio-code", "neovim"])
+async def client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    await _start(lsp_client, folder, request.param)
+    yield
+    await lsp_client.shutdown_session()
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
+async def flang_client(lsp_client: LanguageClient, tmp_path: Path):
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    await _start(lsp_client, folder, "visual-studio-code", {"propagation": "flang"})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _open(client: LanguageClient, name: str) -> tuple[str, list[str]]:
+    path = client.folder / name  # type: ignore[attr-defined]
+    uri = from_fs_path(str(path)) or ""
+    text = path.read_text()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id=LANGUAGE[path.suffix], version=1, text=text)))
+    await wait_diagnostics(client, uri, 1)
+    return uri, text.splitlines()
+
+
+async def _hints(client: LanguageClient, uri: str, lines: list[str]) -> list[lsp.InlayHint]:
+    return await client.text_document_inlay_hint_async(lsp.InlayHintParams(
+        text_document=lsp.TextDocumentIdentifier(uri),
+        range=lsp.Range(lsp.Position(0, 0), lsp.Position(len(lines), 0)))) or []
+
+
+def _tooltip(hint: lsp.InlayHint) -> str:
+    assert isinstance(hint.tooltip, lsp.MarkupContent)
+    return hint.tooltip.value
+
+
+async def test_inlay_hints_follow_implied_procedures_with_their_chain(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    hints = await _hints(client, uri, lines)
+    by_line = {h.position.line: h for h in hints}
+    # square and scale are implied; marked_norm is explicit, host_report and main are host code
+    assert sorted(by_line) == [2, 4]
+    square, scale = by_line[2], by_line[4]
+    assert square.label == scale.label == "declare target · any (implicit)"
+    # after the parameter list: `double scale(double x, double factor)|`
+    assert scale.position.character == lines[4].index(")") + 1
+    assert "target region in main" in _tooltip(square) and "scale" in _tooltip(square)
+    assert "app.c:16" in _tooltip(scale)
+
+
+async def test_fortran_hints_and_hover(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "solver.f90")
+    hints = await _hints(client, uri, lines)
+    assert sorted(h.position.line for h in hints) == [3, 8]
+    damp = next(h for h in hints if h.position.line == 8)
+    assert "relax" in _tooltip(damp) and "target region in main" in _tooltip(damp)
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(5, lines[5].index("damp") + 1)))
+    assert hover is not None and isinstance(hover.contents, lsp.MarkupContent)
+    assert "declare target · any (implicit)" in hover.contents.value
+    assert "target region in main" in hover.contents.value and "relax" in hover.contents.value
+
+
+async def test_hover_tells_explicit_implicit_and_host(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+
+    async def hover_on(line: int, word: str) -> str:
+        h = await client.text_document_hover_async(lsp.HoverParams(
+            lsp.TextDocumentIdentifier(uri), lsp.Position(line, lines[line].index(word) + 1)))
+        assert h is not None and isinstance(h.contents, lsp.MarkupContent)
+        return h.contents.value
+
+    implied = await hover_on(15, "scale")
+    assert "declare target · any (implicit)" in implied
+    assert "target region in main" in implied and "(file://" in implied  # linked steps
+    explicit = await hover_on(15, "marked_norm")
+    assert "(explicit" in explicit
+    host = await hover_on(16, "host_report")
+    assert "host only" in host
+    assert await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(13, 2))) is None   # `double` names no entity
+
+
+async def test_mark_explicitly_writes_the_directive_and_the_hint_goes(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Range(lsp.Position(4, 8), lsp.Position(4, 8)),
+        lsp.CodeActionContext(diagnostics=[])))
+    assert actions is not None
+    action = next(a for a in actions if isinstance(a, lsp.CodeAction) and "scale" in a.title)
+    assert action.edit is not None and action.edit.changes is not None
+    edits = sorted(action.edit.changes[uri], key=lambda e: (e.range.start.line, e.range.start.character),
+                   reverse=True)
+    new = list(lines)
+    for e in edits:   # line-wise inserts at column 0
+        assert e.range.start == e.range.end and e.range.start.character == 0
+        new[e.range.start.line:e.range.start.line] = e.new_text.rstrip("\n").split("\n")
+    text = "\n".join(new) + "\n"
+    assert "#pragma omp begin declare target\ndouble scale(" in text
+    assert "square(x) * factor; }\n#pragma omp end declare target\n" in text
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    diagnostics = await wait_diagnostics(client, uri, 2)
+    assert diagnostics == []
+    hints = await _hints(client, uri, text.splitlines())
+    # scale is explicit now; square is still implied, now through scale's mark
+    assert [h.position.line for h in hints] == [2]
+    assert _tooltip(hints[0]).startswith("Implied by: declare target scale")
+
+
+async def test_flang_mode_setting_shows_nohost(flang_client: LanguageClient) -> None:
+    uri, lines = await _open(flang_client, "app.c")
+    hints = await _hints(flang_client, uri, lines)
+    assert {h.label for h in hints} == {"declare target · nohost (implicit)"}
