@@ -11,7 +11,7 @@ tells it what an edit changed.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from .declare_target import Mark
@@ -26,8 +26,8 @@ from .model import (
     Scope,
     Symbol,
 )
-from .records import dataclass, field
-from .syntax import Span
+from .records import dataclass, field, replace
+from .syntax import Language, Span
 
 if TYPE_CHECKING:
     from .rules import FileContext
@@ -88,6 +88,7 @@ class Edge:
     host: bool = False              # in a target region with device(ancestor: ...): host code
     candidates: tuple[str, ...] = ()   # unresolved: keys that other files may define, in order
     pointer: bool = False           # a call through a variable (function pointer)
+    device_target: str = ""         # on a device, a declare variant replaces the target with this one
 
 
 @dataclass(eq=False)
@@ -113,7 +114,8 @@ class FileGraph:
         return (tuple(sorted({(d.key, d.kind, d.definition) for d in self.declared})),
                 tuple(sorted({(m.key, m.device_type, m.link, m.indirect, m.how) for m in self.marks})),
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
-                tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates) for e in self.edges})))
+                tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates, e.device_target)
+                              for e in self.edges})))
 
 
 def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
@@ -225,6 +227,18 @@ class _Builder:
 
 # -- C and C++ ----------------------------------------------------------------------------------
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
+_DEVICE_ONLY_KINDS = frozenset({"nohost", "gpu", "fpga"})
+_MEMBER_CALL = "(call_expression function: (field_expression field: (field_identifier) @field))"
+
+
+def _through_anonymous(scope: Scope, enclosing: set[int]) -> bool:
+    """Whether `scope` is one of `enclosing` or anonymous namespaces nested in one of them."""
+    s: Scope | None = scope
+    while s is not None and id(s) not in enclosing:
+        if s.kind != "namespace" or s.name:
+            return False
+        s = s.parent
+    return s is not None
 _FUNCTION_SCOPES = ("file", "namespace", "class")
 
 
@@ -286,7 +300,7 @@ class _CBuilder(_Builder):
             self.unit_keys[k] = (key, fscope.symbol.qualified or fscope.symbol.name)
         return self.unit_keys[k]
 
-    def resolve(self, ref: Reference) -> list[Symbol]:
+    def qualified_or_visible(self, ref: Reference) -> list[Symbol]:
         model = self.model
         src = self.ctx.document.source
         m = _QUALIFIER.search(src[max(0, ref.span[0] - 128):ref.span[0]])
@@ -296,11 +310,47 @@ class _CBuilder(_Builder):
         return [s for s in model.named(ref.key) if s.name_span[0] < ref.span[0]
                 and (s.qualified == want or s.qualified.endswith("::" + want))]
 
+    def resolve(self, ref: Reference) -> list[Symbol]:
+        hits = self.qualified_or_visible(ref)
+        if hits or self.ctx.document.language is not Language.CPP:
+            return hits
+        # an anonymous namespace's members are visible in the enclosing scope
+        enclosing = {id(s) for s in ref.scope.ancestors()}
+        return [s for s in self.model.named(ref.key) if s.name_span[0] < ref.span[0] and _through_anonymous(s.scope, enclosing)]
+
+    def members(self, ref: Reference) -> list[Symbol]:
+        """The member functions a member call may name: only when one class has that name
+        (several would make every rule about the call a guess)."""
+        hits = [s for s in self.model.named(ref.key) if s.kind == FUNCTION and s.scope.kind == "class"]
+        return hits if len({s.qualified for s in hits}) == 1 else []
+
+    def member_calls(self) -> Iterator[Reference]:
+        """`obj.f(x)` and `p->f(x)`: the model's references hold no member names. A member call
+        names the class-scope functions of that name (the object's class is not known here)."""
+        tree = self.ctx.document.tree
+        if tree is None or self.ctx.document.language is not Language.CPP:
+            return
+        import tree_sitter
+
+        from .regions import _query
+        cursor = tree_sitter.QueryCursor(_query(Language.CPP, _MEMBER_CALL))
+        for _, captures in cursor.matches(tree.root_node):
+            for node in captures.get("field", []):
+                name = self.ctx.document.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
+                if not any(s.kind == FUNCTION and s.scope.kind == "class" for s in self.model.named(name)):
+                    continue
+                start = node.start_byte
+                region = self.ctx.regions.at(start)
+                yield Reference(name, name, (start, node.end_byte), self.model.scope_at(start), True,
+                                region.index if region is not None else None)
+
     def references(self) -> None:
         graph = self.graph
         initializers = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.global_scope
                         and d.symbol.initialized]
-        for ref in self.model.references:
+        members = list(self.member_calls())
+        member_ids = {id(r) for r in members}
+        for ref in [*self.model.references, *members]:
             where = self.source_of(ref)
             kind = CALL if ref.call else USE
             if where is None:
@@ -310,7 +360,7 @@ class _CBuilder(_Builder):
                     continue
                 where, kind = (owner.key, False), INIT
             source, host = where
-            hits = self.resolve(ref)
+            hits = self.members(ref) if id(ref) in member_ids else self.resolve(ref)
             if not hits:
                 if ref.call and "::" not in ref.name:
                     graph.edges.append(Edge(source, "", ref.span, kind, host, candidates=(ref.name,)))
@@ -322,6 +372,27 @@ class _CBuilder(_Builder):
             for target in sorted(t for t in targets if t is not None):
                 graph.edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
         self.static_locals()
+        self.device_variants()
+
+    def device_variants(self) -> None:
+        """A base function whose one variant is selected on every device (`device={kind(nohost)}`
+        or `kind(gpu)`) is not called there: device code calls the variant instead."""
+        if not self.ctx.directives_named("declare variant"):
+            return
+        replaced: dict[str, str] = {}
+        for rec in self.ctx.variants.directives:
+            if rec.base is None or len(rec.variants) != 1 or rec.selector.construct:
+                continue
+            kinds = {p.text.strip().lower() for sel in rec.selector.selectors("device") if sel.name == "kind"
+                     for p in sel.properties}
+            if not kinds & _DEVICE_ONLY_KINDS or {name for name, _ in rec.selector.sets} - {"device"}:
+                continue
+            base, variant = self.key(rec.base), self.key(rec.variants[0])
+            if base is not None and variant is not None:
+                replaced[base] = variant
+        if replaced:
+            self.graph.edges = [replace(e, device_target=replaced[e.target]) if e.target in replaced and not e.host
+                                else e for e in self.graph.edges]
 
     def static_locals(self) -> None:
         for d in self.graph.declared:

@@ -260,16 +260,17 @@ class DeviceGraph:
                     self._waiting.setdefault(c, set()).add(graph.path)
                 if not target:
                     continue
-                e = Edge(e.source, target, e.span, e.kind, e.host, pointer=e.pointer)
+                e = Edge(e.source, target, e.span, e.kind, e.host, pointer=e.pointer, device_target=e.device_target)
             out.append(e)
         return out
 
     def _pair_counts(self, edges: list[Edge]) -> Counter[tuple[str, str]]:
         out: Counter[tuple[str, str]] = Counter()
         for e in edges:
-            target = self.entities.get(e.target)
+            key = e.device_target or e.target
+            target = self.entities.get(key)
             if target is not None and _propagates(e, target.kind):
-                out[(e.source, e.target)] += 1
+                out[(e.source, key)] += 1
         return out
 
     def _link(self, pair: tuple[str, str], n: int) -> None:
@@ -453,7 +454,7 @@ class DeviceGraph:
                 index = self._sites[p] = {}
                 for e in self._resolved.get(p, ()):
                     if not e.host:
-                        index.setdefault((e.source, e.target), e.span)
+                        index.setdefault((e.source, e.device_target or e.target), e.span)
             span = index.get((source, target))
             if span is not None:
                 return p, span

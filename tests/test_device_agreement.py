@@ -83,26 +83,6 @@ IGNORED_FRAGMENTS = (
     "$_",                       # clang's names of closure types
 )
 
-# Where omp-lsp and clang disagree today: (program, kind, name) -> why. Each is an xfail(strict)
-# case of its own, so that the rest of the program is still compared exactly.
-_MEMBER_CALLS = ("omp-lsp does not resolve member function calls (p[i].advance(0.01), p[i].kinetic() in the target "
-                 "region), so Particle::advance, Particle::kinetic and what advance calls (bounce, clamp_speed<double>, "
-                 "bounce's static local wall_hits) stay device type none; clang builds all of them for the device")
-KNOWN_DISAGREEMENTS: dict[tuple[str, str, str], str] = {
-    ("device_types.c", "procedure", "inv_norm"): (
-        "the target region calls inv_norm, whose variant inv_norm_device (match(device={kind(nohost)})) replaces "
-        "every call on the device, so clang builds no device version of inv_norm; omp-lsp implies declare target "
-        "any for it from the reference alone"),
-    ("namespaces.cpp", "procedure", "wrap"): (
-        "wrap, in an anonymous namespace, is called from the target region; omp-lsp does not connect the call to "
-        "it (device type none), clang builds it for the device"),
-    ("particles.cpp", "procedure", "Particle::advance"): _MEMBER_CALLS,
-    ("particles.cpp", "procedure", "Particle::kinetic"): _MEMBER_CALLS,
-    ("particles.cpp", "procedure", "bounce"): _MEMBER_CALLS,
-    ("particles.cpp", "procedure", "clamp_speed"): _MEMBER_CALLS,
-    ("particles.cpp", "variable", "wall_hits"): _MEMBER_CALLS,
-}
-
 
 # -- the programs --------------------------------------------------------------------------
 
@@ -407,20 +387,8 @@ def test_program_builds_and_runs(program: Program, builds: dict[str, Build]) -> 
 def test_device_symbols_agree(program: Program, builds: dict[str, Build]) -> None:
     build = builds[program.name]
     disagreements = _compare(program, build)
-    unexpected = {k: v for k, v in disagreements.items() if (program.name, *k) not in KNOWN_DISAGREEMENTS}
-    assert not unexpected, _message(program, build, unexpected)
+    assert not disagreements, _message(program, build, disagreements)
     assert build.functions, f"{program.name}: clang put no procedure of the program on the device"
-
-
-@pytest.mark.parametrize(
-    "case", [pytest.param(case, id=f"{case[0]}:{case[2]}", marks=pytest.mark.xfail(strict=True, reason=reason))
-             for case, reason in KNOWN_DISAGREEMENTS.items()])
-def test_known_disagreement(case: tuple[str, str, str], builds: dict[str, Build]) -> None:
-    """A disagreement listed in KNOWN_DISAGREEMENTS: passes (and so fails, strict) once fixed."""
-    name, kind, symbol = case
-    program = next(p for p in [*PROGRAMS, LINK_FAILS] if p.name == name)
-    disagreements = _compare(program, builds[name])
-    assert (kind, symbol) not in disagreements, disagreements[(kind, symbol)]
 
 
 def _undefined_references(output: str) -> set[str]:
@@ -443,8 +411,7 @@ def test_device_link_fails_agreement(builds: dict[str, Build]) -> None:
     assert build.link is not None
     missing = _undefined_references(build.link.output)
     disagreements = _compare(LINK_FAILS, build, frozenset(missing))
-    unexpected = {k: v for k, v in disagreements.items() if (LINK_FAILS.name, *k) not in KNOWN_DISAGREEMENTS}
-    assert not unexpected, _message(LINK_FAILS, build, unexpected)
+    assert not disagreements, _message(LINK_FAILS, build, disagreements)
 
 
 def test_device_link_fails_is_reported() -> None:
