@@ -103,6 +103,11 @@ class FileGraph:
     user_includes: tuple[str, ...] = ()   # "header" includes: marks may come from them
     complete: bool = True           # False: the model gave up on part of the file
     line_of: Callable[[int], int] | None = None   # byte offset -> 0-based line
+    keys: dict[int, str] = field(default_factory=dict)   # id(symbol) -> entity key, for this file's symbols
+
+    def key_of(self, symbol: Symbol) -> str | None:
+        """The entity key of one of this file's declarations (None: not an entity)."""
+        return self.keys.get(id(symbol))
 
     def line(self, offset: int) -> int:
         """1-based line of a byte offset (0 when unknown)."""
@@ -129,6 +134,7 @@ def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
                       complete=model.complete, line_of=ctx.document.lines.line_of)
     builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
     builder.run()
+    graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
     ctx.__dict__["_file_graph"] = graph
     return graph
 

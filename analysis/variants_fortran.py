@@ -364,52 +364,6 @@ def lexical_context(ctx: FileContext, offset: int, unit: Scope) -> tuple[set[str
     return traits, False
 
 
-def device_possible(ctx: FileContext) -> set[Identity] | None:
-    """Procedures of this file that may run on the device: declare target (device_type any or
-    nohost), called from a target region or from such a procedure, or referenced other than by
-    a call (their callers are then unknown). None when the model is unsure of the file."""
-    cached = ctx.__dict__.get("_variant_device")
-    if cached is not None or "_variant_device" in ctx.__dict__:
-        return cached
-    out: set[Identity] | None = None
-    model = ctx.model
-    if model.complete:
-        out = set()
-        for mark in ctx.binding.marks:
-            if mark.device_type != "host":
-                out.update(identity(s) for s in mark.symbols if s.is_procedure)
-        resolved: dict[tuple[str, int], Identity | None] = {}
-        by_unit: dict[int, list[Identity]] = {}
-        roots: list[Identity] = []
-        for ref in model.references:
-            k = (ref.key, id(ref.scope))
-            if k not in resolved:
-                proc = lookup(ctx, ref.key, ref.scope).procedure
-                resolved[k] = identity(proc) if proc is not None else None
-            callee = resolved[k]
-            if callee is None:
-                continue
-            if not ref.call:
-                out.add(callee)
-            if ref.target is not None:
-                roots.append(callee)
-            by_unit.setdefault(id(unit_of(ref.scope)), []).append(callee)
-        units: dict[Identity, list[Scope]] = {}
-        for s in model.root.walk():
-            if s.kind in SUBPROGRAMS and s.symbol is not None:
-                units.setdefault(identity(s.symbol), []).append(s)
-        todo = [*out, *roots]
-        out.update(roots)
-        while todo:
-            for s in units.get(todo.pop(), []):
-                for callee in by_unit.get(id(s), []):
-                    if callee not in out:
-                        out.add(callee)
-                        todo.append(callee)
-    ctx.__dict__["_variant_device"] = out
-    return out
-
-
 def source_names(ctx: FileContext, span: Span) -> Iterator[tuple[str, Span]]:
     """The names in an expression of a directive (lower case, with their source spans):
     not components, keyword-argument names, operators, literals or kind suffixes."""

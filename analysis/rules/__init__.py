@@ -83,6 +83,15 @@ class FileContext:
             self.__dict__["_c_types"] = None if self.document.language.is_fortran else TypeReader(self)
         return self.__dict__["_c_types"]
 
+    @property
+    def device_graph(self) -> DeviceGraph:
+        """Propagation within this file alone (per-file rules; the workspace rules see all files)."""
+        found = self.__dict__.get("_device_graph")
+        if found is None:
+            from ..propagation import build
+            found = self.__dict__["_device_graph"] = build({self.path: self})
+        return found
+
     def mentions(self, names: Iterable[str]) -> bool:
         """Whether the source spells any of these (lower-case) names, Fortran in any case: a fast
         test before a rule reads calls of a few runtime routines."""

@@ -606,7 +606,6 @@ def called_outside_its_context(ctx: FileContext) -> Iterator[Finding]:
     involved = _involved_functions(ctx)
     dispatch_extents = [ctx.structure.extents[i] for i, _ in ctx.directives_named("dispatch")
                         if i in ctx.structure.extents]
-    device: set[str] | None = None
     # a header of the project may make the calling function declare target
     user_headers = ctx.model.user_includes()
     for ref in model.references:
@@ -625,9 +624,9 @@ def called_outside_its_context(ctx: FileContext) -> Iterator[Finding]:
         # with overloads, only a trait every candidate's construct set has
         construct = tuple(t for t in CHECKED_CONSTRUCTS if all(t in e.construct for e in entries))
         if "target" in construct and ref.target is None and not user_headers:
-            if device is None:
-                device = _device_functions(ctx)
-            if caller.qualified not in device:
+            graph = ctx.device_graph
+            key = graph.files[ctx.path].key_of(caller)
+            if key is not None and not graph.device_code(key):
                 yield _outside(ctx, ref, entry, caller, "target", "outside any target region, in host code")
                 continue
         if "dispatch" in construct and not any(lo <= ref.span[0] < hi for lo, hi in dispatch_extents):
@@ -656,38 +655,6 @@ def _involved_functions(ctx: FileContext) -> set[str]:
     for region in variants.regions:
         out.update(s.qualified for s in region.functions)
     return out
-
-
-def _device_functions(ctx: FileContext) -> set[str]:
-    """Qualified names of the functions that may run on a device: declare target ones, those
-    referenced in a target region, and everything they reference (implicit declare target)."""
-    model = ctx.model
-    refs = model.references
-    reached: set[str] = set()
-    todo: list[str] = []
-    if ctx.has_declare_target:
-        for mark in ctx.binding.marks:
-            for s in mark.symbols:
-                if _is_function(ctx, s) and s.qualified not in reached:
-                    reached.add(s.qualified)
-                    todo.append(s.qualified)
-    by_function: dict[str, list[Reference]] = {}
-    for ref in refs:
-        fscope = ref.scope.enclosing("function")
-        owner = fscope.symbol.qualified if fscope is not None and fscope.symbol is not None else ""
-        by_function.setdefault(owner, []).append(ref)
-        if ref.target is not None:
-            for s in _functions_named(ctx, ref):
-                if s.qualified not in reached:
-                    reached.add(s.qualified)
-                    todo.append(s.qualified)
-    while todo:
-        for ref in by_function.get(todo.pop(), ()):
-            for s in _functions_named(ctx, ref):
-                if s.qualified not in reached:
-                    reached.add(s.qualified)
-                    todo.append(s.qualified)
-    return reached
 
 
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..call_graph import USE
 from ..diagnostics import Finding, Related
 from ..model import (
     ENTRY,
@@ -28,7 +29,6 @@ from ..variants_fortran import (
     Identity,
     Lookup,
     Variant,
-    device_possible,
     identity,
     lexical_context,
     lookup,
@@ -312,8 +312,7 @@ def variant_called_out_of_context(ctx: FileContext) -> Iterator[Finding]:
             if not all("target" in s for s in sets) or unit.symbol is None:
                 continue
             own = identity(unit.symbol)
-            device = device_possible(ctx)
-            if own in by_variant or device is None or own in device:
+            if own in by_variant or _may_run_on_device(ctx, unit.symbol):
                 continue  # a variant's body, or a procedure that may run on the device
             missing = ["target"]
             where = f"in {_unit_name(unit)}, which never runs inside a target region"
@@ -324,6 +323,18 @@ def variant_called_out_of_context(ctx: FileContext) -> Iterator[Finding]:
             f"call the base procedure '{_base_name(v)}' and let the variant be chosen, or call "
             f"'{ref.name}' only inside a {' '.join(missing)} construct",
             ref.span, related=[Related(v.variant_item.span, f"'{ref.name}' is declared a variant here")])
+
+
+def _may_run_on_device(ctx: FileContext, procedure: Symbol) -> bool:
+    """Device code as propagation finds it, or referenced other than by a call (a procedure
+    argument: its callers are unknown), or anything when the model is unsure of the file."""
+    if not ctx.model.complete:
+        return True
+    graph = ctx.device_graph
+    key = graph.files[ctx.path].key_of(procedure)
+    if key is None:
+        return True
+    return graph.device_code(key) or any(e.target == key and e.kind == USE for e in graph.edges(ctx.path))
 
 
 # -- OMP315: placement ---------------------------------------------------------------------------
