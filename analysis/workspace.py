@@ -6,6 +6,7 @@ workspace folders. Cross-file rules (`rules.workspace_rule`) read every file's c
 from __future__ import annotations
 
 from .check import FileAnalysis, analyze, finish
+from .compile_commands import CompileDatabase
 from .options import Options
 from .propagation import DeviceGraph, DeviceRow
 from .records import replace
@@ -14,16 +15,17 @@ from .syntax import Document
 
 
 def workspace_context(analyses: dict[str, FileAnalysis], options: Options | None = None,
-                      graph: DeviceGraph | None = None) -> WorkspaceContext:
+                      graph: DeviceGraph | None = None, database: CompileDatabase | None = None) -> WorkspaceContext:
     return WorkspaceContext({path: a.context for path, a in analyses.items() if a.context is not None},
-                            options, graph)
+                            options, graph, database)
 
 
-def cross_file(analyses: dict[str, FileAnalysis], options: Options,
-               graph: DeviceGraph | None = None) -> dict[str, FileAnalysis]:
+def cross_file(analyses: dict[str, FileAnalysis], options: Options, graph: DeviceGraph | None = None,
+               database: CompileDatabase | None = None) -> dict[str, FileAnalysis]:
     """The same analyses with the cross-file findings added (new records; inputs untouched).
-    `graph`: a device graph kept from the previous call (brought up to date incrementally)."""
-    runs = run_workspace_rules(workspace_context(analyses, options, graph), options.disabled)
+    `graph`: a device graph kept from the previous call (brought up to date incrementally);
+    `database`: the program's compile_commands.json (where headers are found)."""
+    runs = run_workspace_rules(workspace_context(analyses, options, graph, database), options.disabled)
     out: dict[str, FileAnalysis] = {}
     for path, a in analyses.items():
         run = runs.get(path)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from omp_lsp.analysis.check import FileAnalysis, analyze
+from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.device_limits import UNSUPPORTED
 from omp_lsp.analysis.diagnostics import Severity
 from omp_lsp.analysis.options import (
@@ -117,7 +118,7 @@ def check_file(path: str, options: Options, max_bytes: int) -> FileAnalysis | No
     return analyze(document, options, path) if document is not None else None
 
 
-def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], int | None]:
+def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], CompileDatabase | None]:
     """The files that form the program with the given ones (compile_commands.json) and the
     database's OpenMP version. Database files outside the given paths are read for the
     cross-file rules and propagation only."""
@@ -137,7 +138,7 @@ def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], int
         raise UsageError(str(err)) from None
     given = {os.path.abspath(f) for f in files}
     extra = [f for f in database.files() if f not in given and os.path.isfile(f)]
-    return extra, database.openmp_version()
+    return extra, database
 
 
 def _options(args: argparse.Namespace, database_version: int | None) -> Options:
@@ -150,15 +151,16 @@ def _options(args: argparse.Namespace, database_version: int | None) -> Options:
         raise UsageError(str(err)) from None
 
 
-def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysis], Options]:
-    """(the given files, every analysis of the program, options), cross-file rules not run yet."""
+def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysis], Options, CompileDatabase | None]:
+    """(the given files, every analysis of the program, options, compile_commands.json), cross-file
+    rules not run yet."""
     if not args.paths:
         raise UsageError(f"{'--device-map' if args.device_map else '--check'} needs at least one file or directory")
     if args.max_file_size <= 0:
         raise UsageError("--max-file-size must be positive")
     files = collect_files(args.paths, args.exclude)
-    extra, database_version = _program(args, files)
-    options = _options(args, database_version)
+    extra, database = _program(args, files)
+    options = _options(args, database.openmp_version() if database is not None else None)
     max_bytes = int(args.max_file_size * 1e6)
     # The analysis makes many small linked records (scopes <-> symbols); a short-lived check
     # need not pay for frequent cycle collections (about a third of the time on a large file).
@@ -168,26 +170,27 @@ def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysi
         result = check_file(path, options, max_bytes)
         if result is not None:
             analyses[path] = result
-    return files, analyses, options
+    return files, analyses, options, database
 
 
 def run_check(args: argparse.Namespace) -> int:
     from . import report  # formats only; no server stack
-    files, analyses, options = _analyse(args)
+    files, analyses, options, database = _analyse(args)
     given = set(files)
     # Cross-file rules see every file of the program as one workspace.
-    checked = [CheckedFile(path, result) for path, result in cross_file(analyses, options).items()
+    checked = [CheckedFile(path, result) for path, result in cross_file(analyses, options, None, database).items()
                if path in given]
     for c in checked:
         for message in c.analysis.internal_errors:
             _note(f"{c.path}: {message}")
     out = sys.stdout
+    others = {path: a.document.lines for path, a in analyses.items() if path not in given}
     if args.format == "json":
-        report.write_json(checked, out)
+        report.write_json(checked, out, others)
     elif args.format == "sarif":
-        report.write_sarif(checked, out)
+        report.write_sarif(checked, out, others)
     else:
-        report.write_gcc(checked, out)
+        report.write_gcc(checked, out, others)
     threshold = Severity.ERROR if args.fail_on == "error" else Severity.WARNING
     failing = any(f.effective_severity >= threshold for c in checked for f in c.analysis.findings)
     return 1 if failing else 0
@@ -199,8 +202,8 @@ def run_device_map(args: argparse.Namespace) -> int:
     from . import report
     if args.format == "sarif":
         raise UsageError("--device-map prints text or json (--format json)")
-    _, analyses, options = _analyse(args)
-    graph = workspace_context(analyses, options).device_graph
+    _, analyses, options, database = _analyse(args)
+    graph = workspace_context(analyses, options, None, database).device_graph
     lines = {path: a.document.lines for path, a in analyses.items()}
     if args.format == "json":
         report.write_device_map_json(graph, lines, sys.stdout)

@@ -16,6 +16,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analyze
+from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
 from omp_lsp.analysis.diagnostics import Finding, Severity
 from omp_lsp.analysis.options import Options
@@ -52,7 +53,9 @@ class OmpLanguageServer(LanguageServer):
         self.analyses: dict[str, FileAnalysis] = {}     # workspace files and open documents, by path
         self.published: dict[str, list[Finding]] = {}   # uri -> findings last published
         self.indexed = False
+        self.version_set = False                             # the client chose the OpenMP version
         self.graph = DeviceGraph(self.options.propagation)   # kept across edits: re-propagated incrementally
+        self.database: CompileDatabase | None = None         # the workspace's compile_commands.json
 
     def configure(self, settings: Any) -> None:
         """Apply the client's settings (initializationOptions or the `omp-lsp` configuration
@@ -77,6 +80,7 @@ class OmpLanguageServer(LanguageServer):
             self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error,
                                                            f"omp-lsp: invalid setting: {err}; keeping the previous settings"))
             return
+        self.version_set = self.version_set or version is not None
         if options == self.options:
             return
         self.options = options
@@ -88,7 +92,7 @@ class OmpLanguageServer(LanguageServer):
                     self.analyses[path] = analyze(doc, options, path)
                 else:
                     self.index_file(path)
-            self.publish_results(None, cross_file(self.analyses, options, self.graph))
+            self.publish_results(None, cross_file(self.analyses, options, self.graph, self.database))
 
     @staticmethod
     def path_of(uri: str) -> str:
@@ -103,7 +107,14 @@ class OmpLanguageServer(LanguageServer):
         if not roots and self.workspace.root_path:
             roots = [self.workspace.root_path]
         count = 0
+        self.load_compile_commands(roots)
+        if self.database is not None:   # files of the program outside the folders take part too
+            roots = [*roots, *(f for f in self.database.files() if not any(f.startswith(r) for r in roots))]
         for root in roots:
+            if os.path.isfile(root):
+                if root not in self.analyses:
+                    self.index_file(root)
+                continue
             if not os.path.isdir(root):
                 continue
             try:
@@ -120,6 +131,28 @@ class OmpLanguageServer(LanguageServer):
                     return
                 count += 1
                 self.index_file(path)
+
+    def load_compile_commands(self, roots: list[str]) -> None:
+        from omp_lsp.analysis.compile_commands import (
+            CompileCommandsError,
+            find_compile_commands,
+            load_compile_commands,
+        )
+        for root in roots:
+            path = find_compile_commands(root)
+            if path is None:
+                continue
+            try:
+                self.database = load_compile_commands(path)
+            except CompileCommandsError as err:
+                self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, f"omp-lsp: {err}"))
+                continue
+            version = self.database.openmp_version()
+            if version is not None and not self.version_set:
+                self.options = Options(openmp_version=version, disabled=self.options.disabled,
+                                       severity=self.options.severity, propagation=self.options.propagation,
+                                       device_toolchains=self.options.device_toolchains)
+            return
 
     def index_file(self, path: str) -> None:
         """A closed file as it is on disk."""
@@ -181,7 +214,7 @@ class OmpLanguageServer(LanguageServer):
         path = self.path_of(uri)
         try:
             self.analyses[path] = analyze(doc, self.options, path)
-            results = cross_file(self.analyses, self.options, self.graph)
+            results = cross_file(self.analyses, self.options, self.graph, self.database)
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", uri)
             return
@@ -254,7 +287,7 @@ def did_close(ls: OmpLanguageServer, params: lsp.DidCloseTextDocumentParams) -> 
         else:
             ls.analyses.pop(path, None)
         try:
-            ls.publish_results(None, cross_file(ls.analyses, ls.options, ls.graph))
+            ls.publish_results(None, cross_file(ls.analyses, ls.options, ls.graph, ls.database))
         except Exception:
             log.exception("cross-file analysis failed after closing %s", uri)
 

@@ -47,12 +47,14 @@ def _related_at(c: CheckedFile, r: Related, files: dict[str, LineIndex]) -> tupl
 
 
 def _line_indexes(checked: list[CheckedFile]) -> dict[str, LineIndex]:
+    """Line indexes of the checked files (`others`: files of the program that were read but not
+    given, such as compile_commands.json's, where related information may point)."""
     return {c.path: c.analysis.document.lines for c in checked}
 
 
-def write_gcc(checked: list[CheckedFile], out: TextIO) -> None:
+def write_gcc(checked: list[CheckedFile], out: TextIO, others: dict[str, LineIndex] | None = None) -> None:
     counts = {label: 0 for label in ("error", "warning", "note")}
-    files = _line_indexes(checked)
+    files = {**(others or {}), **_line_indexes(checked)}
     for c, f in _findings(checked):
         lines = c.analysis.document.lines
         line, col = _pos(lines, f.span[0])
@@ -84,9 +86,9 @@ def _json_diagnostic(c: CheckedFile, f: Finding, files: dict[str, LineIndex]) ->
             "severity": f.effective_severity.label, "code": f.code, "message": f.message, "related": related}
 
 
-def write_json(checked: list[CheckedFile], out: TextIO) -> None:
+def write_json(checked: list[CheckedFile], out: TextIO, others: dict[str, LineIndex] | None = None) -> None:
     import json  # json and SARIF only: the default gcc format starts faster without it
-    files = _line_indexes(checked)
+    files = {**(others or {}), **_line_indexes(checked)}
     doc = {"version": 1, "files_checked": len(checked),
            "diagnostics": [_json_diagnostic(c, f, files) for c, f in _findings(checked)]}
     json.dump(doc, out, indent=2)
@@ -139,13 +141,13 @@ def sarif_rules() -> list[dict[str, Any]]:
     return rules
 
 
-def write_sarif(checked: list[CheckedFile], out: TextIO) -> None:
+def write_sarif(checked: list[CheckedFile], out: TextIO, others: dict[str, LineIndex] | None = None) -> None:
     import hashlib  # only SARIF needs these; --check start-up stays lean
     import json
     from pathlib import Path
     rules = sarif_rules()
     index = {r["id"]: i for i, r in enumerate(rules)}
-    files = _line_indexes(checked)
+    files = {**(others or {}), **_line_indexes(checked)}
     results = []
     for c, f in _findings(checked):
         lines = c.analysis.document.lines

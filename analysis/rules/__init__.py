@@ -17,6 +17,7 @@ from ..syntax import Document
 
 if TYPE_CHECKING:
     from ..c_types import TypeReader
+    from ..compile_commands import CompileDatabase
     from ..declare_target import Binding
     from ..model import FileModel
     from ..options import Options
@@ -126,6 +127,7 @@ class WorkspaceContext:
     files: dict[str, FileContext] = field(default_factory=dict)
     options: Options | None = None
     graph: DeviceGraph | None = None       # the server keeps one across edits (incremental)
+    database: CompileDatabase | None = None   # compile_commands.json: include paths of each file
 
     @property
     def device_graph(self) -> DeviceGraph:

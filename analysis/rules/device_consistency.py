@@ -11,6 +11,7 @@ import re
 from collections.abc import Iterator
 
 from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
+from ..compile_commands import resolve_include
 from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..diagnostics import Finding, Fix, Related
 from ..propagation import DeviceGraph, Entity, Step, describe_chain
@@ -180,15 +181,18 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
         for p in ws.files:
             by_name.setdefault(os.path.basename(p), []).append(p)
     word = re.compile(rb"\b" + re.escape(name.rsplit("::", 1)[-1].encode()) + rb"\b")
+    entry = ws.database.entry_for(path) if ws.database is not None else None
     for header in fg.user_includes:
         texts = [ws.files[p].document.source for p in by_name.get(os.path.basename(header), [])]
         if not texts:
-            candidate = os.path.join(os.path.dirname(path), header)
+            found = resolve_include(header, path, entry) if path else None
+            if found is None:
+                return True       # unknown header: it may mark anything
             try:
-                with open(candidate, "rb") as f:
+                with open(found, "rb") as f:
                     texts = [f.read(2_000_000)]
             except OSError:
-                return True       # unknown header: it may mark anything
+                return True
         if any(_DECLARE_TARGET.search(t) and word.search(t) for t in texts):
             return True
     return False
