@@ -10,7 +10,7 @@ FIXTURE = Path(__file__).resolve().parent / "fixtures" / "lsp_propagation"
 
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "omp_lsp", *args], capture_output=True, text=True, timeout=120,
+    return subprocess.run([sys.executable, "-m", "omp_lsp", *args], check=False, capture_output=True, text=True, timeout=120,
                           cwd=cwd)
 
 
