@@ -1,5 +1,5 @@
-// mistakes.c: a small offloading program with deliberate declare target, target construct and
-// declare variant mistakes.
+// mistakes.c: a small offloading program with deliberate declare target, target construct,
+// declare variant and device-type propagation mistakes.
 // Each faulty line carries the diagnostic omp-lsp reports for it (`// expect: OMPxxx`).
 // Run `omp-lsp --check mistakes.c` to see them; clang-22 -fopenmp -fsyntax-only reports
 // most of them too.
@@ -93,11 +93,34 @@ void compute(double *a, int n) {
     a[i] = cube(shift(scale(a[i]))) + offset + square(1.0) + bias + local_scale * 0.0;
 }
 
+// 18. A host-only function called from device code (OMP401): it has no device version.
+#pragma omp begin declare target device_type(host)
+double log_value(double v) { return v; }
+#pragma omp end declare target
+
+// 19. A global read by a function that runs on the device but not declare target (OMP404; quick
+//     fix: declare it target). Read directly inside a target region, it would be mapped instead.
+double threshold = 0.5;
+double clip(double v) { return v > threshold ? threshold : v; } // expect: OMP404
+
+// 20. A device-only function called from host code (OMP402).
+#pragma omp begin declare target device_type(nohost)
+double fast_inv(double v) { return 1.0 / v; }
+#pragma omp end declare target
+
+void post(double *a, int n) {
+#pragma omp target map(tofrom: a[0:n])
+  for (int i = 0; i < n; ++i)
+    a[i] = clip(log_value(a[i])); // expect: OMP401
+  a[0] = fast_inv(a[0]); // expect: OMP402
+}
+
 int main(void) {
   double a[N];
   for (int i = 0; i < N; ++i)
     a[i] = i * 1e-3;
   compute(a, N);
+  post(a, N);
   printf("%f\n", a[N - 1]);
   return 0;
 }
