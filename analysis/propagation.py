@@ -66,9 +66,10 @@ class Entity:
 
     @property
     def home(self) -> tuple[str, Declared] | None:
-        """Where the entity is shown: its first definition, else its first declaration."""
-        defs = self.definitions
-        return defs[0] if defs else (self.declarations[0] if self.declarations else None)
+        """Where the entity is shown: its first definition, else its first declaration (by path
+        and position: the same whatever order the files were read in)."""
+        found = self.definitions or self.declarations
+        return min(found, key=lambda pd: (pd[0], pd[1].symbol.name_span[0])) if found else None
 
     @property
     def explicit_type(self) -> str | None:
