@@ -19,6 +19,7 @@ from .model import (
     ENTRY,
     FUNCTION,
     PROCEDURE,
+    PROCEDURE_POINTER,
     STATIC,
     VARIABLE,
     FileModel,
@@ -417,6 +418,10 @@ class _CBuilder(_Builder):
 _SUBPROGRAMS = ("subroutine", "function")
 
 
+def _procedure_pointer(s: Symbol) -> bool:
+    return s.kind == PROCEDURE_POINTER or (s.kind == PROCEDURE and "pointer" in s.specifiers)
+
+
 class _FortranBuilder(_Builder):
     def __init__(self, ctx: FileContext, graph: FileGraph) -> None:
         super().__init__(ctx, graph)
@@ -428,6 +433,8 @@ class _FortranBuilder(_Builder):
         if "dummy" in s.specifiers:
             return None
         if s.kind in (FUNCTION, PROCEDURE, ENTRY):
+            if "abstract" in s.specifiers:
+                return None   # an abstract interface names no procedure
             if s.bind_name:
                 return s.bind_name
             host = s.scope
@@ -438,25 +445,32 @@ class _FortranBuilder(_Builder):
                     owner = self.unit(host)
                     return f"{self.graph.path}:{owner[0] if owner else host.name.lower()}::{s.key}"
             if s.kind == PROCEDURE and "pointer" in s.specifiers:
-                return None
+                return self.variable_key(s) if s.storage == STATIC else None
             return f"fortran:{s.key}"
+        if s.kind == PROCEDURE_POINTER:
+            return self.variable_key(s) if s.storage == STATIC else None
         if s.kind == VARIABLE and s.storage == STATIC:
             if "parameter" in s.specifiers:
                 return None
             if s.common is not None:
                 return f"fortran:/{s.common}/"
-            if s.bind_name:
-                return s.bind_name
-            host = s.scope
-            if host.kind in ("module", "submodule"):
-                return f"fortran:{host.name.lower()}::{s.key}"
-            owner = self.unit(host)
-            if owner is None:
-                return None
-            return f"{self.graph.path}:{owner[0]}::{s.key}"
+            return self.variable_key(s)
         if s.kind == "common":
             return f"fortran:{s.key}"   # key "/name/"
         return None
+
+    def variable_key(self, s: Symbol) -> str | None:
+        """A module variable by module and name; a saved local by its unit (a procedure pointer
+        too: it is a variable holding a procedure)."""
+        if s.bind_name:
+            return s.bind_name
+        host = s.scope
+        if host.kind in ("module", "submodule"):
+            return f"fortran:{host.name.lower()}::{s.key}"
+        owner = self.unit(host)
+        if owner is None:
+            return None
+        return f"{self.graph.path}:{owner[0]}::{s.key}"
 
     def declarations(self) -> None:
         graph = self.graph
@@ -472,7 +486,10 @@ class _FortranBuilder(_Builder):
             key = self.key(s)
             if key is None:
                 continue
-            if s.kind in (FUNCTION, PROCEDURE, ENTRY):
+            if _procedure_pointer(s):
+                graph.declared.append(Declared(key, s.name, VARIABLE_ENTITY, s, True,
+                                               global_scope=s.scope.kind in ("module", "submodule", "program")))
+            elif s.kind in (FUNCTION, PROCEDURE, ENTRY):
                 graph.declared.append(Declared(key, s.name, PROCEDURE_ENTITY, s,
                                                s.kind == FUNCTION and s.definition and not s.scope.interface_body))
             elif s.kind == "common" or s.common is not None:
@@ -546,8 +563,9 @@ class _FortranBuilder(_Builder):
                 continue
             if source in targets and not ref.call:
                 continue  # a function's result variable shares its name
+            pointer = ref.call and all(_procedure_pointer(s) for s in hits)
             for target in sorted(t for t in targets if t is not None):
-                graph.edges.append(Edge(source, target, ref.span, kind, host))
+                graph.edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
         self.static_locals()
 
     def static_locals(self) -> None:

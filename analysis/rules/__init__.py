@@ -93,13 +93,17 @@ class FileContext:
             found = self.__dict__["_device_graph"] = build({self.path: self})
         return found
 
+    def source_lower(self) -> bytes:
+        """The source in lower case (computed once): Fortran names are case-insensitive."""
+        found = self.__dict__.get("_lowered_source")
+        if found is None:
+            found = self.__dict__["_lowered_source"] = self.document.source.lower()
+        return found
+
     def mentions(self, names: Iterable[str]) -> bool:
         """Whether the source spells any of these (lower-case) names, Fortran in any case: a fast
         test before a rule reads calls of a few runtime routines."""
-        source = self.document.source
-        if self.document.language.is_fortran:
-            source = self.__dict__.get("_lowered_source") or self.__dict__.setdefault("_lowered_source",
-                                                                                     source.lower())
+        source = self.source_lower() if self.document.language.is_fortran else self.document.source
         return any(name.encode() in source for name in names)
 
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:

@@ -299,18 +299,35 @@ def nohost_variable_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
 _ASSIGN = re.compile(rb"(?<![\w.>])(%s)\s*(?:\[[^\]=;]*\]\s*)?=(?!=)\s*(\{[^;]*\}|[^;]*);")
 
 
+_POINTS = r"(?<![\w%%])(%s)\s*=>\s*([A-Za-z_]\w*)(\s*\(\s*\))?"
+
+
 def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int], str]] | None:
-    """(path, span, function key) for every value assigned to the pointer variable anywhere in
-    the workspace (C/C++); None when any value is not a named function."""
+    """(path, span, procedure key) for every value given to the pointer anywhere in the workspace
+    (C/C++ assignments and initializers, Fortran `=>`); None when any value is not a named
+    procedure (a parameter, a call, an expression: what it holds is unknown)."""
     graph = ws.device_graph
     name = e.name.rsplit("::", 1)[-1]
-    pattern = re.compile(_ASSIGN.pattern % re.escape(name.encode()))
+    c_pattern = re.compile(_ASSIGN.pattern % re.escape(name.encode()))
+    f_pattern = re.compile((_POINTS % re.escape(name)).encode(), re.IGNORECASE)
     out: list[tuple[str, tuple[int, int], str]] = []
     for path, ctx in ws.files.items():
-        if ctx.document.language.is_fortran or name.encode() not in ctx.document.source:
+        fortran = ctx.document.language.is_fortran
+        source = ctx.document.source
+        if (name.lower() if fortran else name).encode() not in (ctx.source_lower() if fortran else source):
+            continue
+        if fortran:
+            for m in f_pattern.finditer(source):
+                ident = m.group(2).decode().lower()
+                if ident == "null" and m.group(3):
+                    continue
+                key = _fortran_procedure(ws, path, ident, m.start(2))
+                if key is None:
+                    return None
+                out.append((path, (m.start(2), m.end(2)), key))
             continue
         model = ctx.model
-        for m in pattern.finditer(ctx.document.source):
+        for m in c_pattern.finditer(source):
             value = m.group(2).strip()
             start = m.start(2)
             for word in re.finditer(rb"&?\s*([A-Za-z_]\w*)|[^\s,{}]+", value.strip(b"{}")):
@@ -328,6 +345,13 @@ def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int
                     return None
                 out.append((path, (offset, offset + len(word.group(0))), key))
     return out
+
+
+def _fortran_procedure(ws: WorkspaceContext, path: str, key: str, offset: int) -> str | None:
+    from ..variants_fortran import lookup
+    ctx = ws.files[path]
+    proc = lookup(ctx, key, ctx.model.scope_at(offset)).procedure
+    return _key_in(ws.device_graph, path, proc) if proc is not None else None
 
 
 def _key_in(graph: DeviceGraph, path: str, symbol) -> str | None:  # type: ignore[no-untyped-def]
