@@ -193,7 +193,7 @@ class _Builder:
             if r.ancestor:
                 self.ancestor.add(r.index)
                 continue
-            owner = self.unit(self.model.scope_at(r.span[0]))
+            owner = self.unit(self.model.scope_at(r.span[0], expand=False))
             owner_key, owner_name = owner if owner is not None else ("", "")
             n = counts[owner_key] = counts.get(owner_key, 0) + 1
             # the path keeps same-named units of different files (two mains) apart
@@ -278,14 +278,14 @@ class _CBuilder(_Builder):
 
     def declarations(self) -> None:
         graph = self.graph
-        self.model.expand()  # static locals live in bodies the C builder reads on demand
+        self.expand_static_holders()
         for s in self.model.symbols:
             key = self.key(s)
             if key is None:
                 continue
             if s.kind == FUNCTION:
                 graph.declared.append(Declared(key, s.qualified or s.name, PROCEDURE_ENTITY, s, s.definition,
-                                               variadic=any(t.strip() == "..." for t, _ in s.params)))
+                                               variadic=self.variadic(s)))
                 if s.name == "main" and s.definition and s.scope.kind == "file":
                     graph.has_main = True
             else:
@@ -294,6 +294,27 @@ class _CBuilder(_Builder):
                                                s.definition or "extern" not in s.specifiers,
                                                global_scope=s.scope.kind in _FUNCTION_SCOPES,
                                                constant=constant))
+
+    def variadic(self, s: Symbol) -> bool:
+        """`...` in the parameter list (read from the text: parsing every parameter list costs more)."""
+        src = self.ctx.document.source
+        head = src[s.name_span[1]:min(s.span[1], s.name_span[1] + 4000)]
+        for stop in (b"{", b";"):
+            cut = head.find(stop)
+            if cut >= 0:
+                head = head[:cut]
+        return b"..." in head
+
+    def expand_static_holders(self) -> None:
+        """Static locals live in bodies the C model reads on demand: read the bodies that spell
+        `static` (the others need not be read for the graph)."""
+        src = self.ctx.document.source
+        at = src.find(b"static")
+        while at >= 0:
+            scope = self.model.scope_at(at, expand=False)
+            if scope.kind != "file" and scope.kind != "namespace" and scope.kind != "class":
+                self.model.scope_at(at)   # reads the bodies on the way
+            at = src.find(b"static", at + 6)
 
     def unit(self, scope: Scope) -> tuple[str, str] | None:
         fscope = scope.enclosing("function")
@@ -310,9 +331,15 @@ class _CBuilder(_Builder):
     def qualified_or_visible(self, ref: Reference) -> list[Symbol]:
         model = self.model
         src = self.ctx.document.source
-        m = _QUALIFIER.search(src[max(0, ref.span[0] - 128):ref.span[0]])
+        start = ref.span[0]
+        m = _QUALIFIER.search(src[max(0, start - 128):start]) if b":" in src[max(0, start - 8):start] else None
         if m is None:
-            return model.visible(ref.key, ref.span[0])
+            # FileModel.visible from the reference's own scope (no search for the scope)
+            for scope in ref.scope.ancestors():
+                hits = [s for s in scope.declared(ref.key) if s.name_span[0] < start]
+                if hits:
+                    return hits
+            return []
         want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
         return [s for s in model.named(ref.key) if s.name_span[0] < ref.span[0]
                 and (s.qualified == want or s.qualified.endswith("::" + want))]
@@ -351,13 +378,56 @@ class _CBuilder(_Builder):
                 yield Reference(name, name, (start, node.end_byte), self.model.scope_at(start), True,
                                 region.index if region is not None else None)
 
+    def entity_references(self) -> Iterator[Reference]:
+        """The references that may name an entity: FileModel.references filtered by name before
+        any tree walking (most identifiers are locals and parameters), so that a large file pays
+        for its calls and globals only. A name the file does not declare counts when it is
+        called (`f(`): another file may define it."""
+        if self.model.reference_builder is None:   # the model has them already
+            yield from self.model.references
+            return
+        tree = self.ctx.document.tree
+        if tree is None:
+            return
+        from .model_c import _identifiers, _is_use
+        src = self.ctx.document.source
+        model = self.model
+        names = {s.name.encode() for s in model.symbols
+                 if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)}
+        uses: list[tuple[object, bytes, int]] = []
+        shadowed: set[tuple[int, bytes]] = set()   # (function scope, name) declared inside it
+        for ident in _identifiers(self.ctx.document.language, tree.root_node):
+            start, end = ident.start_byte, ident.end_byte
+            name = src[start:end]
+            if name not in names and src[end:end + 64].lstrip()[:1] != b"(":
+                continue
+            if _is_use(ident):
+                uses.append((ident, name, start))
+            elif name in names:
+                # a local or parameter of that name: references in this function need its
+                # real block scopes (the body is read for them only)
+                shadowed.add((id(model.scope_at(start, expand=False)), name))
+        regions = self.ctx.regions
+        for ident, name, start in uses:
+            scope = model.scope_at(start, expand=False)
+            if (id(scope), name) in shadowed:
+                scope = model.scope_at(start)
+            parent = ident.parent  # type: ignore[attr-defined]
+            call_node = parent.parent if parent is not None and parent.type == "qualified_identifier" else parent
+            call = call_node is not None and call_node.type == "call_expression" and \
+                call_node.child_by_field_name("function") in (ident, parent)
+            region = regions.at(start)
+            text = name.decode("utf-8", "replace")
+            yield Reference(text, text, (start, start + len(name)), scope, call,
+                            region.index if region is not None else None)
+
     def references(self) -> None:
         graph = self.graph
         initializers = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.global_scope
                         and d.symbol.initialized]
         members = list(self.member_calls())
         member_ids = {id(r) for r in members}
-        for ref in [*self.model.references, *members]:
+        for ref in [*self.entity_references(), *members]:
             where = self.source_of(ref)
             kind = CALL if ref.call else USE
             if where is None:

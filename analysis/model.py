@@ -229,11 +229,13 @@ class FileModel:
             self._indexed = len(self.symbols)
         return self._by_key.get(key, [])
 
-    def scope_at(self, offset: int) -> Scope:
-        """The innermost scope whose span holds `offset`."""
+    def scope_at(self, offset: int, expand: bool = True) -> Scope:
+        """The innermost scope whose span holds `offset`. With `expand=False`, deferred bodies
+        stay unread: the innermost scope read so far (a function, not the block inside it)."""
         scope = self.root
         while True:
-            _expand(scope)
+            if expand:
+                _expand(scope)
             inner = _child_at(scope, offset)
             if inner is None:
                 return scope

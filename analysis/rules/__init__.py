@@ -103,8 +103,13 @@ class FileContext:
     def mentions(self, names: Iterable[str]) -> bool:
         """Whether the source spells any of these (lower-case) names, Fortran in any case: a fast
         test before a rule reads calls of a few runtime routines."""
-        source = self.source_lower() if self.document.language.is_fortran else self.document.source
-        return any(name.encode() in source for name in names)
+        names = tuple(names)
+        cache = self.__dict__.setdefault("_mentions", {})
+        found = cache.get(names)
+        if found is None:   # rules ask once per region: the answer is the file's
+            source = self.source_lower() if self.document.language.is_fortran else self.document.source
+            found = cache[names] = any(name.encode() in source for name in names)
+        return found
 
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
         """(index, directive) of the directives with these names, in source order (indexed once:
