@@ -117,6 +117,12 @@ class FileGraph:
     def signature(self) -> tuple:
         """What propagation depends on, without positions: equal signatures mean an edit
         changed nothing propagation can see (only spans moved)."""
+        found = self.__dict__.get("_signature")
+        if found is None:
+            found = self.__dict__["_signature"] = self._signature()
+        return found
+
+    def _signature(self) -> tuple:
         return (tuple(sorted({(d.key, d.kind, d.definition) for d in self.declared})),
                 tuple(sorted({(m.key, m.device_type, m.link, m.indirect, m.how) for m in self.marks})),
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
@@ -234,6 +240,8 @@ class _Builder:
 
 # -- C and C++ ----------------------------------------------------------------------------------
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
+# `, ...)` or `(...)`: a C variadic parameter list (a C++ pack `Args... args` is not one)
+_ELLIPSIS = re.compile(rb"[(,]\s*\.\.\.\s*\)")
 _DEVICE_ONLY_KINDS = frozenset({"nohost", "gpu", "fpga"})
 _MEMBER_CALL = "(call_expression function: (field_expression field: (field_identifier) @field))"
 
@@ -303,7 +311,7 @@ class _CBuilder(_Builder):
             cut = head.find(stop)
             if cut >= 0:
                 head = head[:cut]
-        return b"..." in head
+        return _ELLIPSIS.search(head) is not None
 
     def expand_static_holders(self) -> None:
         """Static locals live in bodies the C model reads on demand: read the bodies that spell

@@ -61,7 +61,8 @@ class Finding:
 # A specific rule's finding replaces a generic one on the same span: `to` on `begin declare
 # target` is reported as OMP108, not also as the table's "clause not allowed" (OMP003); likewise a
 # clause other than match on `begin declare variant` (OMP311).
-SUPERSEDES: dict[str, tuple[str, ...]] = {"OMP108": ("OMP003",), "OMP311": ("OMP003",)}
+SUPERSEDES: dict[str, tuple[str, ...]] = {"OMP108": ("OMP003",), "OMP311": ("OMP003",),
+                                          "OMP110": ("OMP404",)}  # the lambda finding says it precisely
 
 
 @dataclass(frozen=True)

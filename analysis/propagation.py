@@ -73,8 +73,13 @@ class Entity:
 
     @property
     def explicit_type(self) -> str | None:
-        """The device type the user wrote (several marks join: host and nohost make any)."""
-        types = {m.device_type for _, m in self.marks}
+        """The device type the user wrote. In one file an explicit list decides over a begin/end
+        region around it (rule 5); the files' answers join (host and nohost make any)."""
+        types: set[str] = set()
+        for path in {p for p, _ in self.marks}:
+            here = [m for p, m in self.marks if p == path]
+            listed = [m for m in here if m.how == "list"]
+            types |= {m.device_type for m in (listed or here)}
         if not types:
             return None
         return types.pop() if len(types) == 1 else "any"
@@ -157,6 +162,13 @@ class DeviceGraph:
     # -- input --------------------------------------------------------------------------------
     def sync(self, contexts: dict[str, FileContext]) -> None:
         """Bring the graph to these files: new or changed contexts are read, gone ones removed."""
+        if not self.files and contexts:
+            # an empty graph: read every file, then propagate once (not once per file)
+            for path, ctx in contexts.items():
+                self._contexts[path] = id(ctx)
+                self.replace(path, file_graph(ctx, path), propagate=False)
+            self.rebuild()
+            return
         for path in [p for p in self.files if p not in contexts]:
             self.update(path, None)
         for path, ctx in contexts.items():
@@ -172,7 +184,7 @@ class DeviceGraph:
             self._contexts.pop(path, None)
         self.replace(path, new)
 
-    def replace(self, path: str, new: FileGraph | None) -> None:
+    def replace(self, path: str, new: FileGraph | None, propagate: bool = True) -> None:
         old = self.files.get(path)
         if old is not None and new is not None and old.signature() == new.signature():
             self.files[path] = new       # only positions moved: swap the spans, keep the state
@@ -180,24 +192,25 @@ class DeviceGraph:
             self._resolved[path] = self._resolve_edges(new)
             self.updates = 0
             return
-        existed = set(self.entities)
         # Only marks and roots that differ between the old and new graph are re-derived.
         changed = _marks(old) ^ _marks(new)
         changed = {key for key, _ in changed} | ({r.key for r in old.roots} if old else set()) ^ \
             ({r.key for r in new.roots} if new else set())
+        gone: set[str] = set()
+        born: set[str] = set()
         if old is not None:
-            self._remove_entities(path, old)
+            gone = self._remove_entities(path, old)
             for r in old.roots:
                 self.roots.pop(r.key, None)
             del self.files[path]
         if new is not None:
             self.files[path] = new
-            self._add_entities(path, new)
+            born = self._add_entities(path, new)
             for r in new.roots:
                 self.roots[r.key] = (path, r)
-        changed |= existed - set(self.entities)
+        changed |= gone - born
         # Unresolved references in other files may name what appeared or vanished here.
-        appeared = set(self.entities) ^ existed
+        appeared = gone ^ born
         dirty = {path} | {p for k in appeared for p in self._waiting.get(k, ())}
         removed: list[tuple[str, str]] = []
         added: list[tuple[str, str]] = []
@@ -218,7 +231,8 @@ class DeviceGraph:
             for pair, n in (after - before).items():
                 added.append(pair)
                 self._link(pair, n)
-        self._repropagate(removed, added, changed)
+        if propagate:
+            self._repropagate(removed, added, changed)
         self._flang = None
 
     def _reindex(self, path: str, old: FileGraph, new: FileGraph) -> None:
@@ -235,13 +249,20 @@ class DeviceGraph:
         for r in new.roots:
             self.roots[r.key] = (path, r)
 
-    def _add_entities(self, path: str, graph: FileGraph) -> None:
-        for d in graph.declared:
-            self.entities.setdefault(d.key, Entity(d.key)).declarations.append((path, d))
-        for m in graph.marks:
-            self.entities.setdefault(m.key, Entity(m.key)).marks.append((path, m))
+    def _add_entities(self, path: str, graph: FileGraph) -> set[str]:
+        """Add the file's declarations and marks; the keys of the entities this created."""
+        born: set[str] = set()
+        for key, what, item in [*((d.key, 0, d) for d in graph.declared), *((m.key, 1, m) for m in graph.marks)]:
+            e = self.entities.get(key)
+            if e is None:
+                e = self.entities[key] = Entity(key)
+                born.add(key)
+            (e.declarations if what == 0 else e.marks).append((path, item))  # type: ignore[arg-type]
+        return born
 
-    def _remove_entities(self, path: str, graph: FileGraph) -> None:
+    def _remove_entities(self, path: str, graph: FileGraph) -> set[str]:
+        """Remove the file's declarations and marks; the keys of the entities left with none."""
+        gone: set[str] = set()
         for key in {d.key for d in graph.declared} | {m.key for m in graph.marks}:
             e = self.entities.get(key)
             if e is None:
@@ -250,6 +271,8 @@ class DeviceGraph:
             e.marks = [(p, m) for p, m in e.marks if p != path]
             if not e.declarations and not e.marks:
                 del self.entities[key]
+                gone.add(key)
+        return gone
 
     def _resolve_edges(self, graph: FileGraph) -> list[Edge]:
         self._sites.pop(graph.path, None)

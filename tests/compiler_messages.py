@@ -262,6 +262,30 @@ names in match expressions, which no omp-lsp code covers. flang 22 does not chec
 OMP306, OMP309 (but through IMPLICIT NONE), OMP310, OMP313, OMP314, OMP316, nor the
 generic, procedure pointer and entry names and the missing base-proc-name of OMP315.
 
+## Device-type propagation (OMP401-OMP407)
+
+clang reports these only when it compiles for offload targets (`-fopenmp-targets=...`),
+not at the plain `-fsyntax-only` this test runs, so the patterns are here for a run with
+targets (checked by hand on tests/fixtures/propagation with
+`-fopenmp-targets=x86_64-unknown-linux-gnu`: every such error has a finding on its line
+but the compiler-differs lines below):
+
+  clang-22 (with offload targets)                                    omp-lsp
+  "function with 'device_type(nohost)' is not available on host"     OMP402 (also for a
+                                                                     pointer initializer)
+  "function with 'device_type(host)' is not available on device"     OMP401 (clang: only in
+                                                                     explicit declare target
+                                                                     functions; omp-lsp also
+                                                                     follows implicit marks)
+
+Not matched (compiler-differs on the fixture lines): clang also reports a nohost function
+called in a target region, because it compiles the region's host fallback too (the spec's
+target region is device code), and a nohost base function whose declare variant replaces it
+on the host (clang checks the base before the variant). clang's 'declaration is not declared
+in any declare target region' (OMP404) is a warning. flang 22 checks none of OMP401-OMP407;
+clang does not check OMP403, OMP405, OMP406 (nohost variables in host code) or OMP407:
+most of these surface only at the device link or in another toolchain.
+
 """
 from __future__ import annotations
 
@@ -392,4 +416,12 @@ CONTEXT_SELECTORS: list[Pattern] = [
     _p(r"SIMD trait requires a clause that is allowed on the DECLARE.SIMD directive"),
 ]
 
-RELEVANT: list[Pattern] = [*DECLARE_TARGET, *TARGET, *TARGET_REGIONS, *DECLARE_VARIANT, *DECLARE_VARIANT_FORTRAN, *CONTEXT_SELECTORS]
+# Device-type propagation (OMP401-OMP407): clang reports these only with offload targets.
+PROPAGATION: list[Pattern] = [
+    # clang-22
+    _p(r"function with 'device_type\(nohost\)' is not available on host"),
+    _p(r"function with 'device_type\(host\)' is not available on device"),
+]
+
+RELEVANT: list[Pattern] = [*DECLARE_TARGET, *TARGET, *TARGET_REGIONS, *DECLARE_VARIANT, *DECLARE_VARIANT_FORTRAN,
+                           *CONTEXT_SELECTORS, *PROPAGATION]

@@ -3,7 +3,15 @@
 `// expect: OMP103 OMP104` (C/C++) or `! expect: OMP161` (Fortran) on the line that
 carries the fault; `expect-next-line:` on the line before a line that cannot hold a
 comment. A file without annotations expects no diagnostics. A line
-`// openmp-version: 5.2` (or `! openmp-version: 5.2`) selects the OpenMP version.
+`// openmp-version: 5.2` (or `! openmp-version: 5.2`) selects the OpenMP version; a line
+`// device-toolchains: gcc-nvptx` (or `! device-toolchains: ...`, several names separated
+by spaces or commas) selects the device toolchains the code must build with (OMP407),
+as `--device-toolchain` does.
+
+Files under a `workspaces/<case>/` folder are analysed together as one workspace (they
+must agree on the version; their toolchains are joined). Every other file is a workspace of
+its own, as `omp-lsp --check file` makes it, so that the cross-file rules (device-type
+propagation, OMP4xx) run on every fixture and valid program.
 """
 from __future__ import annotations
 
@@ -11,13 +19,14 @@ import re
 from collections import Counter
 from pathlib import Path
 
-from omp_lsp.analysis import Document, FileAnalysis, Options, analyze, language_for_path
+from omp_lsp.analysis import Document, FileAnalysis, Options, language_for_path
 from omp_lsp.analysis.options import parse_version
 from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
 from omp_lsp.analysis.workspace import analyze_workspace
 
 _EXPECT = re.compile(r"(?://|!)\s*expect(-next-line)?:\s*((?:OMP\d{3}\s*)+)")
 _VERSION = re.compile(r"(?://|!)\s*openmp-version:\s*([0-9.]+)")
+_TOOLCHAINS = re.compile(r"(?://|!)\s*device-toolchains:\s*([\w.-]+(?:[ \t]*,?[ \t]*[\w.-]+)*)")
 
 
 def expected(text: str) -> Counter[tuple[int, str]]:
@@ -36,6 +45,18 @@ def version_of(text: str) -> int:
     return parse_version(m.group(1)) if m else 51
 
 
+def toolchains_of(text: str) -> tuple[str, ...]:
+    """The toolchains a `device-toolchains:` line selects, in order (none: no line)."""
+    names: list[str] = []
+    for m in _TOOLCHAINS.finditer(text):
+        names.extend(n for n in re.split(r"[\s,]+", m.group(1)) if n and n not in names)
+    return tuple(names)
+
+
+def options_of(text: str) -> Options:
+    return Options(openmp_version=version_of(text), device_toolchains=toolchains_of(text))
+
+
 def workspace_of(path: Path) -> Path | None:
     """Files under a `workspaces/<case>/` folder are analysed together, as one workspace."""
     parts = path.parts
@@ -50,13 +71,15 @@ def analysis_of(path: Path) -> FileAnalysis:
         text = path.read_text(encoding="utf-8")
         language = language_for_path(path)
         assert language is not None, path
-        return analyze(Document(text, language), Options(openmp_version=version_of(text)), str(path))
+        return analyze_workspace({str(path): Document(text, language)}, options_of(text))[str(path)]
     files = sorted(p for p in folder.rglob("*") if p.suffix in SOURCE_EXTENSIONS)
     texts = {p: p.read_text(encoding="utf-8") for p in files}
     versions = {version_of(t) for t in texts.values()}
     assert len(versions) == 1, f"{folder}: files of one workspace must select the same OpenMP version"
+    toolchains = tuple(dict.fromkeys(n for t in texts.values() for n in toolchains_of(t)))
     documents = {str(p): Document(t, language_for_path(p)) for p, t in texts.items()}  # type: ignore[arg-type]
-    return analyze_workspace(documents, Options(openmp_version=versions.pop()))[str(path)]
+    options = Options(openmp_version=versions.pop(), device_toolchains=toolchains)
+    return analyze_workspace(documents, options)[str(path)]
 
 
 def actual(path: Path) -> Counter[tuple[int, str]]:

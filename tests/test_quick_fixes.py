@@ -6,9 +6,10 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
-from expectations import analysis_of, version_of, workspace_of
-from omp_lsp.analysis import Document, Options, analyze
+from expectations import analysis_of, options_of, workspace_of
+from omp_lsp.analysis import Document, analyze
 from omp_lsp.analysis.diagnostics import Finding, Fix
+from omp_lsp.analysis.workspace import analyze_workspace
 from test_fixtures import FIXTURES
 
 SYNTAX = {"OMP001", "OMP002", "OMP003", "OMP004", "OMP005", "OMP009"}
@@ -48,9 +49,11 @@ def _count(findings: list[Finding], codes: set[str]) -> Counter[str]:
 def test_fix_removes_the_finding_and_adds_no_syntax_error(path: Path, index: int) -> None:
     before = analysis_of(path)
     finding = before.findings[index]
-    options = Options(openmp_version=version_of(path.read_text(encoding="utf-8")))
+    options = options_of(path.read_text(encoding="utf-8"))
     for fix in finding.fixes:
-        fixed = analyze(Document(_apply(before.document.source, fix), before.document.language), options)
+        # as a workspace of its own, as the fixture was analysed (the OMP4xx fixes need it)
+        fixed = analyze_workspace({str(path): Document(_apply(before.document.source, fix), before.document.language)},
+                                  options)[str(path)]
         assert not fixed.internal_errors
         assert _count(fixed.findings, {finding.code})[finding.code] < _count(before.findings, {finding.code})[
             finding.code], f"{fix.title}: {finding.code} is still reported"

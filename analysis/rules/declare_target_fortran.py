@@ -557,6 +557,8 @@ def bind_c_entity_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str
             declared.extend((c_path, s) for s in hits)
         if not declared or marked:
             continue
+        if kind == FUNCTION and not any(s.definition for _, s in declared):
+            continue  # C only declares it (the Fortran side may be the definition): nothing to mark there
         c_path, c_sym = declared[0]
         what = "function" if kind == FUNCTION else "variable"
         yield path, Finding(

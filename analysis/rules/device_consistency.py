@@ -296,7 +296,8 @@ def nohost_variable_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
 
 
 # -- OMP405 -----------------------------------------------------------------------------------------
-_ASSIGN = re.compile(rb"(?<![\w.>])(%s)\s*(?:\[[^\]=;]*\]\s*)?=(?!=)\s*(\{[^;]*\}|[^;]*);")
+# `fp = f;`, `fp[2] = {f, g};`, and the declarator forms `T (*fp)(int) = f;`, `T (*fp[2])(int) = {...};`
+_ASSIGN = re.compile(rb"(?<![\w.>])(%s)\s*(?:\[[^\]=;]*\]\s*)?(?:\)\s*\([^;{}=]*\)\s*)?=(?!=)\s*(\{[^;]*\}|[^;]*);")
 
 
 _POINTS = r"(?<![\w%%])(%s)\s*=>\s*([A-Za-z_]\w*)(\s*\(\s*\))?"
