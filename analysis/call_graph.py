@@ -240,6 +240,7 @@ class _Builder:
 
 # -- C and C++ ----------------------------------------------------------------------------------
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
+_CONST_POINTER = re.compile(rb"\*\s*const\s*$")
 # `, ...)` or `(...)`: a C variadic parameter list (a C++ pack `Args... args` is not one)
 _ELLIPSIS = re.compile(rb"[(,]\s*\.\.\.\s*\)")
 _DEVICE_ONLY_KINDS = frozenset({"nohost", "gpu", "fpga"})
@@ -273,7 +274,8 @@ class _CBuilder(_Builder):
                 return None
             same = [o for o in s.scope.declared(s.key) if o.kind == VARIABLE]
             n = next((i for i, o in enumerate(same) if o is s), 0)
-            return f"{self.graph.path}:{unit[0]}::{s.name}#{n}"
+            owner = unit[0] if unit[0].startswith(f"{self.graph.path}:") else f"{self.graph.path}:{unit[0]}"
+            return f"{owner}::{s.name}#{n}"
         return None
 
     def internal(self, s: Symbol) -> bool:
@@ -297,11 +299,21 @@ class _CBuilder(_Builder):
                 if s.name == "main" and s.definition and s.scope.kind == "file":
                     graph.has_main = True
             else:
-                constant = bool({"const", "constexpr"} & s.specifiers) or s.type_text.startswith("const ")
+                constant = self.constant(s)
                 graph.declared.append(Declared(key, s.qualified or s.name, VARIABLE_ENTITY, s,
                                                s.definition or "extern" not in s.specifiers,
                                                global_scope=s.scope.kind in _FUNCTION_SCOPES,
                                                constant=constant))
+
+    def constant(self, s: Symbol) -> bool:
+        """A const object: no device copy is needed for a constant (clang folds it). For a pointer
+        the `const` must be on the pointer itself (`int *const p`), not on what it points to."""
+        if "constexpr" in s.specifiers:
+            return True
+        if "*" not in s.type_text:
+            return "const" in s.specifiers or s.type_text.startswith("const ")
+        head = self.ctx.document.source[s.span[0]:s.name_span[0]]
+        return _CONST_POINTER.search(head) is not None
 
     def variadic(self, s: Symbol) -> bool:
         """`...` in the parameter list (read from the text: parsing every parameter list costs more)."""

@@ -253,7 +253,8 @@ def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Findi
         yield path, Finding(
             "OMP404", f"global variable '{target.name}' is used in '{_unit_name(graph, edge.source)}', which runs "
             f"on the device ({describe_chain(steps[:-1])}), but is not declare target: the device has no copy "
-            f"of it and the device link fails; add '{target.name}' to a declare target directive (enter or link)",
+            f"of it and the device link fails; add '{target.name}' to a declare target directive "
+            f"({'enter' if ws.files[path].version >= 52 else 'to'} or link)",
             edge.span, related=[Related(decl.symbol.name_span, f"'{target.name}' is declared here", None if home == path
                                         else home), *_related(steps, path)],
             fixes=_mark_fix(ws, home, decl.symbol))
