@@ -52,6 +52,16 @@ class Entity:
     declarations: list[tuple[str, Declared]] = field(default_factory=list)   # (path, declaration)
     marks: list[tuple[str, MarkFact]] = field(default_factory=list)
 
+    def changed(self) -> None:
+        """Declarations or marks changed: forget what was derived from them."""
+        self.__dict__.pop("_derived", None)
+
+    def _memo(self) -> dict[str, object]:
+        found = self.__dict__.get("_derived")
+        if found is None:
+            found = self.__dict__["_derived"] = {}
+        return found
+
     @property
     def kind(self) -> str:
         return self.declarations[0][1].kind if self.declarations else PROCEDURE_ENTITY
@@ -62,7 +72,10 @@ class Entity:
 
     @property
     def definitions(self) -> list[tuple[str, Declared]]:
-        return [(p, d) for p, d in self.declarations if d.definition]
+        memo = self._memo()
+        if "definitions" not in memo:
+            memo["definitions"] = [(p, d) for p, d in self.declarations if d.definition]
+        return memo["definitions"]  # type: ignore[return-value]
 
     @property
     def home(self) -> tuple[str, Declared] | None:
@@ -75,6 +88,12 @@ class Entity:
     def explicit_type(self) -> str | None:
         """The device type the user wrote. In one file an explicit list decides over a begin/end
         region around it (rule 5); the files' answers join (host and nohost make any)."""
+        memo = self._memo()
+        if "explicit_type" not in memo:
+            memo["explicit_type"] = self._explicit_type()
+        return memo["explicit_type"]  # type: ignore[return-value]
+
+    def _explicit_type(self) -> str | None:
         types: set[str] = set()
         for path in {p for p, _ in self.marks}:
             here = [m for p, m in self.marks if p == path]
@@ -242,6 +261,7 @@ class DeviceGraph:
             if e is not None:
                 e.declarations = [(p, d) for p, d in e.declarations if p != path]
                 e.marks = [(p, m) for p, m in e.marks if p != path]
+                e.changed()
         for d in new.declared:
             self.entities[d.key].declarations.append((path, d))
         for m in new.marks:
@@ -258,6 +278,7 @@ class DeviceGraph:
                 e = self.entities[key] = Entity(key)
                 born.add(key)
             (e.declarations if what == 0 else e.marks).append((path, item))  # type: ignore[arg-type]
+            e.changed()
         return born
 
     def _remove_entities(self, path: str, graph: FileGraph) -> set[str]:
@@ -269,6 +290,7 @@ class DeviceGraph:
                 continue
             e.declarations = [(p, d) for p, d in e.declarations if p != path]
             e.marks = [(p, m) for p, m in e.marks if p != path]
+            e.changed()
             if not e.declarations and not e.marks:
                 del self.entities[key]
                 gone.add(key)

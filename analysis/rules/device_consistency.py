@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 
 from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
 from ..compile_commands import resolve_include
@@ -97,12 +97,22 @@ def _replaced(ws: WorkspaceContext, e: Entity) -> bool:
     return e.name.rsplit("::", 1)[-1].lower() in bases or "*" in bases
 
 
-def _edges(ws: WorkspaceContext) -> Iterator[tuple[str, Edge, Entity]]:
+def _edges(ws: WorkspaceContext, want: Callable[[Entity], bool]) -> Iterator[tuple[str, Edge, Entity]]:
+    """(path, edge, target) of every resolved reference to an entity `want` accepts. The
+    references are grouped by target once for all the rules, and each rule asks about each
+    entity once: a rule about host procedures reads only the references to them."""
+    index = ws.__dict__.get("_by_target")
     graph = ws.device_graph
-    for path in ws.files:
-        for edge in graph.edges(path):
-            target = graph.entities.get(edge.target)
-            if target is not None:
+    if index is None:
+        index = ws.__dict__["_by_target"] = {}
+        for path in ws.files:
+            for edge in graph.edges(path):
+                index.setdefault(edge.target, []).append((path, edge))
+    entities = graph.entities
+    for key, refs in index.items():
+        target = entities.get(key)
+        if target is not None and want(target):
+            for path, edge in refs:
                 yield path, edge, target
 
 
@@ -114,8 +124,8 @@ def _mark_related(e: Entity, path: str, what: str) -> list[Related]:
 @workspace_rule("OMP401")
 def host_procedure_on_device(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws):
-        if target.kind != PROCEDURE_ENTITY or target.explicit_type != "host" or edge.kind not in (CALL, USE):
+    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "host"):
+        if edge.kind not in (CALL, USE):
             continue
         if not _on_device(graph, edge) or _overloaded(target) or _replaced(ws, target):
             continue
@@ -130,8 +140,8 @@ def host_procedure_on_device(ws: WorkspaceContext) -> Iterator[tuple[str, Findin
 @workspace_rule("OMP402")
 def nohost_procedure_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws):
-        if target.kind != PROCEDURE_ENTITY or target.explicit_type != "nohost" or edge.kind not in (CALL, USE):
+    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "nohost"):
+        if edge.kind not in (CALL, USE):
             continue
         if not _on_host(graph, edge) or _overloaded(target) or _replaced(ws, target):
             continue
@@ -201,8 +211,9 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
 @workspace_rule("OMP403")
 def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws):
-        if target.kind != PROCEDURE_ENTITY or target.explicit_type == "host" or edge.kind not in (CALL, USE):
+    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type != "host"
+                                     and bool(e.definitions)):
+        if edge.kind not in (CALL, USE):
             continue
         homes = {p for p, _ in target.definitions}
         if not homes or path in homes or not _on_device(graph, edge):
@@ -235,10 +246,10 @@ def _threadprivate(ws: WorkspaceContext, e: Entity) -> bool:
 def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
     reported: set[tuple[str, str]] = set()
-    for path, edge, target in _edges(ws):
-        if target.kind != VARIABLE_ENTITY or edge.kind != USE or edge.source.startswith(ROOT_PREFIX):
+    for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY and not e.marks):
+        if edge.kind != USE or edge.source.startswith(ROOT_PREFIX):
             continue
-        if target.marks or not _on_device(graph, edge) or (edge.source, target.key) in reported:
+        if not _on_device(graph, edge) or (edge.source, target.key) in reported:
             continue
         decls = [d for _, d in target.declarations]
         if not decls or not all(d.global_scope for d in decls) or any(d.constant for d in decls):
@@ -284,8 +295,8 @@ def _mark_fix(ws: WorkspaceContext, path: str, symbol) -> list[Fix]:  # type: ig
 @workspace_rule("OMP406")
 def nohost_variable_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws):
-        if target.kind != VARIABLE_ENTITY or target.explicit_type != "nohost" or edge.kind != USE:
+    for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY and e.explicit_type == "nohost"):
+        if edge.kind != USE:
             continue
         if not _on_host(graph, edge):
             continue
@@ -366,8 +377,8 @@ def _key_in(graph: DeviceGraph, path: str, symbol) -> str | None:  # type: ignor
 @workspace_rule("OMP405")
 def indirect_call_without_indirect(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws):
-        if not edge.pointer or target.kind != VARIABLE_ENTITY or not _on_device(graph, edge):
+    for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY):
+        if not edge.pointer or not _on_device(graph, edge):
             continue
         values = _assigned(ws, target)
         if not values:
@@ -417,8 +428,9 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
     limits = unsupported(ws.options.device_toolchains if ws.options else ())
     program = any(g.has_main for g in graph.files.values())
     cycles = _recursive(graph) if RECURSION in limits else set()
-    for path, edge, target in _edges(ws):
-        if edge.kind != CALL or target.kind != PROCEDURE_ENTITY or not _on_device(graph, edge):
+    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and (
+            bool(limits) or (program and not e.definitions and not e.marks))):
+        if edge.kind != CALL or not _on_device(graph, edge):
             continue
         if (edge.source, edge.target) in cycles:
             names = ", ".join(limits[RECURSION])
