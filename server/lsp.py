@@ -300,7 +300,9 @@ def initialize(ls: OmpLanguageServer, params: lsp.InitializeParams) -> None:
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
 def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
     ls.configure(params.settings)
-    ls.workspace_inlay_hint_refresh(None)
+    workspace = ls.client_capabilities.workspace
+    if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
+        ls.workspace_inlay_hint_refresh(None)   # the mode changes every hint's label
 
 
 def _analysed(ls: OmpLanguageServer, uri: str) -> tuple[Document, FileAnalysis] | None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import record_notifications, wait_diagnostics
+from lsp_helpers import mark, record_notifications, wait_diagnostics, wait_notification
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -18,8 +18,15 @@ LANGUAGE = {".c": "c", ".f90": "fortran"}
 
 async def _start(client: LanguageClient, folder: Path, profile: str, options: dict | None = None) -> None:
     record_notifications(client)
+    client.refreshes = 0  # type: ignore[attr-defined]
+    client.capabilities = client_capabilities(profile)  # type: ignore[attr-defined]
+
+    @client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
+    def refresh(_: None) -> None:   # VS Code re-asks for the hints of visible documents
+        client.refreshes += 1  # type: ignore[attr-defined]
+
     await client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities(profile), root_uri=from_fs_path(str(folder)),
+        capabilities=client.capabilities, root_uri=from_fs_path(str(folder)),  # type: ignore[attr-defined]
         initialization_options=options,
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
 
@@ -145,3 +152,56 @@ async def test_flang_mode_setting_shows_nohost(flang_client: LanguageClient) -> 
     uri, lines = await _open(flang_client, "app.c")
     hints = await _hints(flang_client, uri, lines)
     assert {h.label for h in hints} == {"declare target · nohost (implicit)"}
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
+async def bad_settings_client(lsp_client: LanguageClient, tmp_path: Path):
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    await _start(lsp_client, folder, "neovim", {"propagation": "sideways", "deviceToolchains": "gcc-nvptx"})
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_invalid_settings_get_a_message_and_defaults(bad_settings_client: LanguageClient) -> None:
+    client = bad_settings_client
+    message = await wait_notification(client, "window/showMessage")
+    assert "invalid setting" in message.message
+    uri, lines = await _open(client, "app.c")
+    assert {h.label for h in await _hints(client, uri, lines)} == {"declare target · any (implicit)"}
+
+
+async def test_configuration_change_switches_the_mode(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    assert {h.label for h in await _hints(client, uri, lines)} == {"declare target · any (implicit)"}
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(
+        settings={"omp-lsp": {"propagation": "flang"}}))
+    for _ in range(100):   # a notification: the next request sees it once it is handled
+        labels = {h.label for h in await _hints(client, uri, lines)}
+        if labels == {"declare target · nohost (implicit)"}:
+            break
+    assert labels == {"declare target · nohost (implicit)"}
+    # clients that can refresh hints are asked to (VS Code's profile can, Neovim's cannot)
+    refresh = client.capabilities.workspace.inlay_hint  # type: ignore[attr-defined]
+    assert (client.refreshes > 0) == bool(refresh and refresh.refresh_support)  # type: ignore[attr-defined]
+
+
+async def test_requests_for_unopened_documents_and_positions_past_the_end(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    other = from_fs_path(str(client.folder / "solver.f90")) or ""  # type: ignore[attr-defined]
+    assert await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(other), lsp.Position(3, 14))) is None
+    assert await client.text_document_inlay_hint_async(lsp.InlayHintParams(
+        lsp.TextDocumentIdentifier(other), lsp.Range(lsp.Position(0, 0), lsp.Position(5, 0)))) is None
+    past = lsp.Position(len(lines) + 50, 400)
+    assert await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri), past)) is None
+    hints = await client.text_document_inlay_hint_async(lsp.InlayHintParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Range(lsp.Position(0, 0), past)))
+    assert hints is not None and len(hints) == 2
+    before = mark(client)
+    # the server is still alive and answering
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Range(past, past), lsp.CodeActionContext(diagnostics=[])))
+    assert actions is None
+    assert mark(client) >= before
