@@ -1,4 +1,4 @@
-! mistakes.f90: Fortran declare target, target construct and declare variant mistakes. Each faulty line carries the diagnostic
+! mistakes.f90: Fortran declare target, target construct, declare variant and propagation mistakes. Each faulty line carries the diagnostic
 ! omp-lsp reports for it (`! expect: OMPxxx`). flang-22 reports some of them; the others
 ! (OMP153, OMP163) only show up as a wrong device image or a failed device link.
 module field
@@ -70,5 +70,17 @@ contains
     !$omp target teams thread_limit(-4) map(tofrom: a) ! expect: OMP210
     a(2) = 1.0
     !$omp end target teams
+    ! Read directly in a target region, grid would be mapped; see 10 for a procedure.
+    !$omp target map(tofrom: a)
+    call spread(a(3))
+    !$omp end target
   end subroutine launch
+
+  ! 10. A module variable read by a procedure that runs on the device (spread is implicitly
+  !     declare target through the region in launch) but not declare target itself (OMP404; quick
+  !     fix: declare it target): the device has no copy of grid, and the device link fails.
+  subroutine spread(x)
+    real, intent(inout) :: x
+    x = x + grid(1) ! expect: OMP404
+  end subroutine spread
 end module field
