@@ -222,6 +222,15 @@ class _Builder:
             return unit[0], False
         return None
 
+    def place(self, ref: Reference, initializers: list[Declared]) -> tuple[str, bool, str] | None:
+        """(source key, host, edge kind) of a reference: in a unit or target region, or outside
+        every procedure in the initializer of one of `initializers` (rule 4); None elsewhere."""
+        where = self.source_of(ref)
+        if where is not None:
+            return where[0], where[1], CALL if ref.call else USE
+        owner = next((d for d in initializers if d.symbol.span[0] <= ref.span[0] < d.symbol.span[1]), None)
+        return (owner.key, False, INIT) if owner is not None else None
+
     def declared_root(self, offset: int) -> Root | None:
         """The root of the innermost non-ancestor target region holding `offset`."""
         region = self.ctx.regions.at(offset)
@@ -448,15 +457,10 @@ class _CBuilder(_Builder):
         members = list(self.member_calls())
         member_ids = {id(r) for r in members}
         for ref in [*self.entity_references(), *members]:
-            where = self.source_of(ref)
-            kind = CALL if ref.call else USE
-            if where is None:
-                # outside every function: a static-storage variable's initializer
-                owner = next((d for d in initializers if d.symbol.span[0] <= ref.span[0] < d.symbol.span[1]), None)
-                if owner is None:
-                    continue
-                where, kind = (owner.key, False), INIT
-            source, host = where
+            placed = self.place(ref, initializers)
+            if placed is None:
+                continue
+            source, host, kind = placed
             hits = self.members(ref) if id(ref) in member_ids else self.resolve(ref)
             if not hits:
                 if ref.call and "::" not in ref.name:
@@ -629,14 +633,10 @@ class _FortranBuilder(_Builder):
         initial = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.symbol.initialized
                    and d.symbol.scope.kind in ("module", "submodule")]
         for ref in self.model.references:
-            where = self.source_of(ref)
-            kind = CALL if ref.call else USE
-            if where is None:
-                owner = next((d for d in initial if d.symbol.span[0] <= ref.span[0] < d.symbol.span[1]), None)
-                if owner is None:
-                    continue
-                where, kind = (owner.key, False), INIT
-            source, host = where
+            placed = self.place(ref, initial)
+            if placed is None:
+                continue
+            source, host, kind = placed
             k = (ref.key, id(ref.scope))
             if k not in resolved:
                 resolved[k] = list(self.lookup(self.ctx, ref.key, ref.scope).symbols)
