@@ -607,6 +607,10 @@ class _FortranBuilder(_Builder):
         self.unit_keys[k] = (key, u.symbol.name)
         return self.unit_keys[k]
 
+    def renamed(self, scope: Scope) -> bool:
+        from .variants_fortran import _renames
+        return any(s.uses and _renames(self.ctx.document.source, s) for s in scope.ancestors())
+
     def bind_marks(self) -> None:
         super().bind_marks()
         # A device_type on a subprogram's own directive applies to its internal procedures (rule 6).
@@ -632,7 +636,8 @@ class _FortranBuilder(_Builder):
         resolved: dict[tuple[str, int], list[Symbol]] = {}
         initial = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.symbol.initialized
                    and d.symbol.scope.kind in ("module", "submodule")]
-        for ref in self.model.references:
+        refs = self.model.references
+        for ref in [*refs, *self.model.unresolved]:
             placed = self.place(ref, initial)
             if placed is None:
                 continue
@@ -642,6 +647,8 @@ class _FortranBuilder(_Builder):
                 resolved[k] = list(self.lookup(self.ctx, ref.key, ref.scope).symbols)
             hits = resolved[k]
             if not hits:
+                if not ref.call and self.renamed(ref.scope):
+                    continue   # `use m, only: a => b`: the name is not the module's
                 candidates = [f"fortran:{m}::{ref.key}" for s in ref.scope.ancestors() for m in s.uses]
                 if ref.call:
                     candidates.append(f"fortran:{ref.key}")

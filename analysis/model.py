@@ -200,6 +200,9 @@ class FileModel:
         self._by_key: dict[str, list[Symbol]] | None = None
         self._indexed = 0
         self._references: list[Reference] = []
+        # Fortran: names in executable statements that resolve to nothing in this file, in units
+        # that use a module defined elsewhere (filled with `references`; the workspace may know them)
+        self.unresolved: list[Reference] = []
         self.reference_builder: Callable[[], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
 

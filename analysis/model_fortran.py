@@ -1388,9 +1388,15 @@ class _Builder:
                          if i < len(directives) and is_target_region(directives[i]))
         next_target = 0
         open_targets: list[tuple[int, int]] = []   # (end, directive index), innermost last
+        external: dict[int, bool] = {}
         for key, where, lo, hi, scope, call in self.candidates:
-            if not call and not known(key, scope):
-                continue
+            unresolved = not call and not known(key, scope)
+            if unresolved:
+                # a name the file cannot resolve may be a variable of a module another file defines
+                if id(scope) not in external:
+                    external[id(scope)] = any(u not in self.modules for s in scope.ancestors() for u in s.uses)
+                if not external[id(scope)]:
+                    continue
             span = (where(lo), where(hi - 1) + 1)
             if not call and src[span[1]:span[1] + 1] in (b"(", b" ", b"\t") and \
                     src[span[1]:span[1] + 64].lstrip(b" \t")[:1] == b"(":
@@ -1409,8 +1415,9 @@ class _Builder:
             while open_targets and open_targets[-1][0] <= span[0]:
                 open_targets.pop()
             name = src[span[0]:span[1]].decode("utf-8", "replace")
-            refs.append(Reference(name if name.lower() == key else key, key, span, scope, call,
-                                  open_targets[-1][1] if open_targets else None))
+            (self.model.unresolved if unresolved else refs).append(Reference(
+                name if name.lower() == key else key, key, span, scope, call,
+                open_targets[-1][1] if open_targets else None))
 
     def lookup(self, key: str, scope: Scope, table: Callable[[Scope], dict[str, list[Symbol]]]) -> list[Symbol]:
         """Declarations of `key` seen from `scope`: host association, then modules of this file it uses."""

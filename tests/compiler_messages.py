@@ -321,6 +321,7 @@ DECLARE_TARGET: list[Pattern] = [
     _p(r"threadprivate variables cannot be used in target constructs", at_declaration={"OMP101"}),
     _p(r"variable captured in declare target region must appear in a to clause", at_declaration={"OMP110"}),
     _p(r"appears multiple times in clauses on the same declare target directive"),
+    _p(r"unexpected clause after an implicit 'to' clause"),                   # OMP003: list and clauses
     _p(r"must not appear in both clauses 'to' and 'link'"),
     _p(r"expected at least one 'to', 'link' or 'indirect' clause"),
     _p(r"only 'device_type\(any\)' clause is allowed with indirect clause"),
@@ -335,6 +336,7 @@ DECLARE_TARGET: list[Pattern] = [
     _p(r"A THREADPRIVATE variable cannot (?:be in \w+ clause|appear in a DECLARE TARGET directive)"),
     _p(r"If the DECLARE TARGET directive has a clause, it must contain at least one"),
     _p(r"The INDIRECT clause cannot be used without the ENTER clause"),
+    _p(r"DECLARE TARGET directive can have argument or clauses, but not both"),   # OMP003
     # Anything else that names the directive.
     _p(r"\bdeclare[ _]target\b"),
 ]

@@ -508,7 +508,7 @@ DIAGNOSTICS = [
     ("end do nowait nowait", 51, "OMP005", "nowait#2", "'nowait' may appear only once on 'end do'"),
     ("target nowait nowait", 51, "OMP005", "nowait#2", None),
     ("target if(target: n .gt. 2) if(target: .true.)", 51, "OMP005", "if(target: .true.)", "'if' with 'target'"),
-    ("declare target(f) device_type(host) device_type(nohost)", 51, "OMP005", "device_type(nohost)", None),
+    ("declare target to(f) device_type(host) device_type(nohost)", 51, "OMP005", "device_type(nohost)", None),
     ("target defaultmap(tofrom: scalar) defaultmap(to: scalar)", 51, "OMP005", "defaultmap(to: scalar)", None),
     ("do collapse(2) collapse(3)", 51, "OMP005", "collapse(3)", None),
     ("end single copyprivate(x) nowait nowait", 51, "OMP005", "nowait#2", None),

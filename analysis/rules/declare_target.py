@@ -161,6 +161,28 @@ def no_list_clause(ctx: FileContext) -> Iterator[Finding]:
                       f"it names nothing; {hint}", d.name_span)
 
 
+@rule("OMP003")
+def clauses_after_list(ctx: FileContext) -> Iterator[Finding]:
+    """`declare target(list)` and `declare target clause...` are two forms of the directive: the
+    list form takes no clause (clang: "unexpected clause after an implicit 'to' clause"; flang:
+    "argument or clauses, but not both")."""
+    for _, d in ctx.directives_named(DECLARE_TARGET):
+        if d.argument is None or d.argument_span is None or not d.clauses or d.uses_macros:
+            continue
+        word = "enter" if ctx.version >= 52 else "to"
+        src = ctx.document.source
+        lo = d.argument_span[0]
+        while lo > 0 and src[lo - 1:lo] in (b" ", b"\t"):
+            lo -= 1
+        # the list, written as the clause it stands for, makes the directive one form again
+        fix = Fix(f"Write the list as a '{word}' clause", (((lo - 1, lo - 1), f" {word}"),)) \
+            if src[lo - 1:lo] == b"(" else None
+        for c in d.clauses:
+            yield Finding("OMP003", f"clause '{c.name}' is not allowed on 'declare target' with a list in "
+                          f"parentheses: that form takes no clauses; write the list as '{word}(...)'",
+                          c.span, fixes=[fix] if fix is not None else [])
+
+
 @rule("OMP106")
 def nohost_in_link(ctx: FileContext) -> Iterator[Finding]:
     for mark in _marks(ctx):

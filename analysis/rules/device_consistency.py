@@ -268,7 +268,7 @@ def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Findi
             f"({'enter' if ws.files[path].version >= 52 else 'to'} or link)",
             edge.span, related=[Related(decl.symbol.name_span, f"'{target.name}' is declared here", None if home == path
                                         else home), *_related(steps, path)],
-            fixes=_mark_fix(ws, home, decl.symbol))
+            fixes=_mark_fix(ws, home, decl.symbol) if home == path else [])  # a fix edits its own file
 
 
 def _mark_fix(ws: WorkspaceContext, path: str, symbol) -> list[Fix]:  # type: ignore[no-untyped-def]
