@@ -165,7 +165,8 @@ class DeviceGraph:
         self.files: dict[str, FileGraph] = {}
         self.entities: dict[str, Entity] = {}
         self.roots: dict[str, tuple[str, Root]] = {}           # root key -> (path, root)
-        self._contexts: dict[str, int] = {}                    # path -> id of the context last read
+        self._contexts: dict[str, FileContext] = {}            # path -> the context last read (kept, not its
+                                                               # id: a new context may reuse a freed one's id)
         self._resolved: dict[str, list[Edge]] = {}              # path -> edges with targets resolved
         self._pairs: dict[str, Counter[tuple[str, str]]] = {}   # path -> propagating (source, target)
         self.succ: dict[str, Counter[str]] = {}
@@ -184,21 +185,21 @@ class DeviceGraph:
         if not self.files and contexts:
             # an empty graph: read every file, then propagate once (not once per file)
             for path, ctx in contexts.items():
-                self._contexts[path] = id(ctx)
+                self._contexts[path] = ctx
                 self.replace(path, file_graph(ctx, path), propagate=False)
             self.rebuild()
             return
         for path in [p for p in self.files if p not in contexts]:
             self.update(path, None)
         for path, ctx in contexts.items():
-            if self._contexts.get(path) != id(ctx) or path not in self.files:
+            if self._contexts.get(path) is not ctx or path not in self.files:
                 self.update(path, ctx)
 
     def update(self, path: str, ctx: FileContext | None) -> None:
         """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
         new = file_graph(ctx, path) if ctx is not None else None
         if ctx is not None:
-            self._contexts[path] = id(ctx)
+            self._contexts[path] = ctx
         else:
             self._contexts.pop(path, None)
         self.replace(path, new)
@@ -473,7 +474,7 @@ class DeviceGraph:
         steps: list[Step] = []
         for i, k in enumerate(path):
             if i == 0:
-                steps.append(self._origin(k))
+                steps.append(self.origin(k))
                 continue
             site = self.site(path[i - 1], k)
             e = self.entities.get(k)
@@ -481,7 +482,8 @@ class DeviceGraph:
             steps.append(Step(name, site[0], site[1]) if site else Step(name, "", (0, 0)))
         return steps
 
-    def _origin(self, key: str) -> Step:
+    def origin(self, key: str) -> Step:
+        """The first step of a chain: the target region, or the marked entity, it starts from."""
         if key.startswith(ROOT_PREFIX):
             path, root = self.roots[key]
             where = f"target region in {root.owner_name}" if root.owner_name else "target region"

@@ -16,7 +16,7 @@ from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupport
 from ..diagnostics import Finding, Fix, Related
 from ..propagation import DeviceGraph, Entity, Step, describe_chain
 from ..syntax import Language
-from . import FileContext, WorkspaceContext, workspace_rule
+from . import WorkspaceContext, workspace_rule
 
 _DECLARE_TARGET = re.compile(rb"declare\s+target", re.IGNORECASE)
 
@@ -38,7 +38,7 @@ def _on_host(graph: DeviceGraph, edge: Edge) -> bool:
 
 def _unit_name(graph: DeviceGraph, key: str) -> str:
     if key.startswith(ROOT_PREFIX):
-        return graph._origin(key).label
+        return graph.origin(key).label
     e = graph.entities.get(key)
     return e.name if e is not None else key
 
@@ -46,13 +46,13 @@ def _unit_name(graph: DeviceGraph, key: str) -> str:
 def _chain_to(graph: DeviceGraph, path: str, edge: Edge) -> list[Step]:
     """The chain to the unit holding the reference, then the reference itself."""
     if edge.source.startswith(ROOT_PREFIX):
-        steps = [graph._origin(edge.source)]
+        steps = [graph.origin(edge.source)]
     else:
         steps = graph.chain(edge.source)
         if not steps:
             e = graph.entities.get(edge.source)
             if e is not None and e.marks:
-                steps = [graph._origin(edge.source)]
+                steps = [graph.origin(edge.source)]
     target = graph.entities.get(edge.target)
     return [*steps, Step(target.name if target is not None else edge.target, path, edge.span)]
 
@@ -446,5 +446,3 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
                 "its device version cannot exist, so the device link fails; define it in a file of the "
                 "program (or mark it declare target if a device library provides it)", edge.span)
 
-
-__all__ = ["FileContext"]
