@@ -392,7 +392,8 @@ def indirect_call_without_indirect(ws: WorkspaceContext) -> Iterator[tuple[str, 
                 f"which is not declare target with indirect: an indirect call needs the device version's "
                 f"address, which only indirect provides; add indirect to the declare target of '{callee.name}'",
                 edge.span, related=[Related(span, f"'{target.name}' is given '{callee.name}' here",
-                                            None if vpath == path else vpath)])
+                                            None if vpath == path else vpath),
+                                    *_related(_chain_to(graph, path, edge), path)])
             break
 
 
@@ -434,15 +435,16 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
             continue
         if (edge.source, edge.target) in cycles:
             names = ", ".join(limits[RECURSION])
-            yield path, Finding("OMP407", f"recursive call of '{target.name}' in device code: {names} cannot "
-                                f"compile {WHY[RECURSION]}; make it iterative", edge.span)
+            message = (f"recursive call of '{target.name}' in device code: {names} cannot compile "
+                       f"{WHY[RECURSION]}; make it iterative")
         elif VARIADIC in limits and target.definitions and any(d.variadic for _, d in target.declarations):
             names = ", ".join(limits[VARIADIC])
-            yield path, Finding("OMP407", f"'{target.name}' is variadic and called in device code: {names} "
-                                f"cannot compile {WHY[VARIADIC]}; give it a fixed parameter list", edge.span)
+            message = (f"'{target.name}' is variadic and called in device code: {names} cannot compile "
+                       f"{WHY[VARIADIC]}; give it a fixed parameter list")
         elif program and not target.definitions and not target.marks and not library_routine(target.name):
-            yield path, Finding(
-                "OMP407", f"'{target.name}' is called in device code but no file of the program defines it: "
-                "its device version cannot exist, so the device link fails; define it in a file of the "
-                "program (or mark it declare target if a device library provides it)", edge.span)
-
+            message = (f"'{target.name}' is called in device code but no file of the program defines it: its "
+                       "device version cannot exist, so the device link fails; define it in a file of the "
+                       "program (or mark it declare target if a device library provides it)")
+        else:
+            continue
+        yield path, Finding("OMP407", message, edge.span, related=_related(_chain_to(graph, path, edge), path))
