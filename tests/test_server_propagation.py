@@ -1,6 +1,7 @@
 """End-to-end: inlay hints, hover and "mark explicitly" for implied device types (pytest-lsp)."""
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -205,3 +206,35 @@ async def test_requests_for_unopened_documents_and_positions_past_the_end(client
         lsp.TextDocumentIdentifier(uri), lsp.Range(past, past), lsp.CodeActionContext(diagnostics=[])))
     assert actions is None
     assert mark(client) >= before
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
+async def database_client(lsp_client: LanguageClient, tmp_path: Path):
+    """A workspace folder whose build/compile_commands.json names a file outside it and -fopenmp-version=52."""
+    folder = tmp_path / "ws"
+    (folder / "build").mkdir(parents=True)
+    (tmp_path / "lib").mkdir()
+    (folder / "main.c").write_text(
+        "double damp(double x);\nint x;\n#pragma omp declare target to(x)\nint main(void) {\n  double r = 1.0;\n"
+        "#pragma omp target map(tofrom: r)\n  r = damp(r) + x;\n  return 0;\n}\n")
+    (tmp_path / "lib" / "damp.c").write_text("double damp(double x) { return 0.5 * x; }\n")
+    entries = [{"directory": str(folder), "file": str(p), "arguments": ["clang", "-fopenmp", "-fopenmp-version=52",
+                                                                         "-c", str(p)]}
+               for p in (folder / "main.c", tmp_path / "lib" / "damp.c")]
+    (folder / "build" / "compile_commands.json").write_text(json.dumps(entries))
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    await _start(lsp_client, folder, "neovim")
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_compile_commands_gives_the_version_and_the_program(database_client: LanguageClient) -> None:
+    uri, _ = await _open(database_client, "main.c")
+    diagnostics = await wait_diagnostics(database_client, uri, 1)
+    codes = {(d.code, d.range.start.line) for d in diagnostics}
+    # 5.2 from the database: `to` is deprecated there
+    assert ("OMP007", 2) in codes
+    # damp.c lies outside the folder but is part of the program: the call needs its mark there
+    omp403 = next(d for d in diagnostics if d.code == "OMP403")
+    assert omp403.range.start.line == 6
+    assert any(r.location.uri.endswith("/lib/damp.c") for r in omp403.related_information or [])
