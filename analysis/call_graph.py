@@ -636,7 +636,10 @@ class _FortranBuilder(_Builder):
         resolved: dict[tuple[str, int], list[Symbol]] = {}
         initial = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.symbol.initialized
                    and d.symbol.scope.kind in ("module", "submodule")]
-        refs = self.model.references
+        # only names of this file's procedures and static variables matter (calls and names from
+        # other files' modules come anyway): the model need not resolve every local
+        wanted = {s.key for s in self.model.symbols if self.key(s) is not None}
+        refs = self.model.references_named(wanted.__contains__)
         for ref in [*refs, *self.model.unresolved]:
             placed = self.place(ref, initial)
             if placed is None:

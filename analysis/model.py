@@ -204,6 +204,8 @@ class FileModel:
         # that use a module defined elsewhere (filled with `references`; the workspace may know them)
         self.unresolved: list[Reference] = []
         self.reference_builder: Callable[[], list[Reference]] | None = None
+        # a builder that can skip names the asker does not want (see references_named)
+        self.filtered_builder: Callable[[Callable[[str], bool]], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
 
     @property
@@ -214,6 +216,13 @@ class FileModel:
             builder, self.reference_builder = self.reference_builder, None
             self._references = builder()
         return self._references
+
+    def references_named(self, keep: Callable[[str], bool]) -> list[Reference]:
+        """The references whose key `keep` accepts, plus every call (and, in Fortran, names other
+        files may define): cheaper than `references` while those are not built, not cached."""
+        if self.reference_builder is None or self.filtered_builder is None:
+            return self.references
+        return self.filtered_builder(keep)
 
     @references.setter
     def references(self, value: list[Reference]) -> None:

@@ -415,6 +415,7 @@ class _Builder:
         self.model = FileModel(document.language, self.root, includes=find_includes(self.src, True))
         self.frames: list[_Frame] = [_Frame(self.root, "file", 0)]
         self.candidates: list[tuple[str, _Map, int, int, Scope, bool]] = []
+        self.candidates_read = False
         self.exec_pieces: list[tuple[Statement, int, int, Scope]] = []   # read for references on demand
         self.modules: dict[str, Scope] = {}
         self.exec_directives = sorted(d.span[0] for d in directives
@@ -585,6 +586,7 @@ class _Builder:
         self.model.symbols.sort(key=lambda s: s.name_span[0])
         if "reference_builder" in self.model.__dict__:
             self.model.reference_builder = self.references  # only rules that read references pay
+            self.model.filtered_builder = self.references
         else:
             self.model.references = self.references()
         return self.model
@@ -1344,22 +1346,27 @@ class _Builder:
                     sym.bind_name = frame.common_bind[sym.key]
                     sym.specifiers = sym.specifiers | {"bind(c)"}
 
-    def references(self) -> list[Reference]:
-        """Calls, and names in executable statements that resolve to a variable or procedure."""
-        last: Statement | None = None
-        text = b""
-        where: _Map | None = None
-        for st, lo, hi, scope in self.exec_pieces:
-            if st is not last:
-                last, text, where = st, _blank_strings(st.text), _Map(_segments(self.src, st, self.fixed))
-            assert where is not None
-            self.collect_references(text, where, lo, hi, scope)
+    def references(self, keep: Callable[[str], bool] | None = None) -> list[Reference]:
+        """Calls, and names in executable statements that resolve to a variable or procedure
+        (with `keep`: only the names it accepts, besides calls and names from other files)."""
+        if not self.candidates_read:
+            last: Statement | None = None
+            text = b""
+            where: _Map | None = None
+            for st, lo, hi, scope in self.exec_pieces:
+                if st is not last:
+                    last, text, where = st, _blank_strings(st.text), _Map(_segments(self.src, st, self.fixed))
+                assert where is not None
+                self.collect_references(text, where, lo, hi, scope)
+            self.candidates_read = True
         refs: list[Reference] = []
-        self.resolve_references(refs)
-        self.candidates = []
+        self.model.unresolved = []
+        self.resolve_references(refs, keep)
+        if keep is None:
+            self.candidates = []
         return refs
 
-    def resolve_references(self, refs: list[Reference]) -> None:
+    def resolve_references(self, refs: list[Reference], keep: Callable[[str], bool] | None = None) -> None:
         """Keep the names that resolve to a variable or procedure (calls always), in source order."""
         tables: dict[int, dict[str, list[Symbol]]] = {}
         resolved: dict[tuple[str, int], bool] = {}
@@ -1390,6 +1397,11 @@ class _Builder:
         open_targets: list[tuple[int, int]] = []   # (end, directive index), innermost last
         external: dict[int, bool] = {}
         for key, where, lo, hi, scope, call in self.candidates:
+            if keep is not None and not call and not keep(key):
+                if id(scope) not in external:
+                    external[id(scope)] = any(u not in self.modules for s in scope.ancestors() for u in s.uses)
+                if not external[id(scope)]:
+                    continue   # a name the caller does not want, and no other file may define it
             unresolved = not call and not known(key, scope)
             if unresolved:
                 # a name the file cannot resolve may be a variable of a module another file defines
