@@ -254,6 +254,8 @@ def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Findi
         decls = [d for _, d in target.declarations]
         if not decls or not all(d.global_scope for d in decls) or any(d.constant for d in decls):
             continue
+        if not target.definitions:
+            continue  # only `extern` declarations: the defining file, which may mark it, is not here
         if _threadprivate(ws, target) or _header_may_mark(ws, path, target.name):
             continue
         if any(_header_may_mark(ws, p, target.name) for p, _ in target.declarations):
