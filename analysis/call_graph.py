@@ -228,6 +228,8 @@ class _Builder:
         where = self.source_of(ref)
         if where is not None:
             return where[0], where[1], CALL if ref.call else USE
+        if ref.scope.enclosing("lambda") is not None:
+            return None   # rule 4 excepts C++ lambdas: their bodies run only when called
         owner = next((d for d in initializers if d.symbol.span[0] <= ref.span[0] < d.symbol.span[1]), None)
         return (owner.key, False, INIT) if owner is not None else None
 
