@@ -646,6 +646,8 @@ class _FortranBuilder(_Builder):
             placed = self.place(ref, initial)
             if placed is None:
                 continue
+            if not ref.call and not all(s.complete for s in ref.scope.ancestors()):
+                continue   # the model is unsure of this unit's declarations: a local may hide the name
             source, host, kind = placed
             k = (ref.key, id(ref.scope))
             if k not in resolved:
