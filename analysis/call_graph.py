@@ -252,6 +252,8 @@ class _Builder:
 # -- C and C++ ----------------------------------------------------------------------------------
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
 _CONST_POINTER = re.compile(rb"\*\s*const\s*$")
+_SUBSCRIPT_CALL = re.compile(rb"\s*(?:\[[^\]\n;]*\]\s*)+\(")
+_DEREF_CALL = re.compile(rb"\s*\)\s*\(")
 # `, ...)` or `(...)`: a C variadic parameter list (a C++ pack `Args... args` is not one)
 _ELLIPSIS = re.compile(rb"[(,]\s*\.\.\.\s*\)")
 _DEVICE_ONLY_KINDS = frozenset({"nohost", "gpu", "fpga"})
@@ -315,6 +317,16 @@ class _CBuilder(_Builder):
                                                s.definition or "extern" not in s.specifiers,
                                                global_scope=s.scope.kind in _FUNCTION_SCOPES,
                                                constant=constant))
+
+    def called_through(self, ref: Reference) -> bool:
+        """Whether the variable is called as `v[i](...)` or `(*v)(...)` (the model's references
+        count only `v(...)` as a call)."""
+        src = self.ctx.document.source
+        start, end = ref.span
+        rest = src[end:end + 200]
+        if _SUBSCRIPT_CALL.match(rest):
+            return True
+        return src[max(0, start - 8):start].rstrip().endswith(b"(*") and _DEREF_CALL.match(rest) is not None
 
     def constant(self, s: Symbol) -> bool:
         """A const object: no device copy is needed for a constant (clang folds it). For a pointer
@@ -471,7 +483,10 @@ class _CBuilder(_Builder):
             targets = {self.key(s) for s in hits}
             if None in targets:
                 continue  # a local, a parameter, a type: not an entity (shadowing included)
-            pointer = ref.call and all(s.kind == VARIABLE for s in hits)
+            variables = all(s.kind == VARIABLE for s in hits)
+            if variables and not ref.call and self.called_through(ref):
+                kind = CALL   # `table[i](x)`, `(*fp)(x)`: a call through the variable
+            pointer = kind == CALL and variables
             for target in sorted(t for t in targets if t is not None):
                 graph.edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
         self.static_locals()

@@ -247,8 +247,8 @@ def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Findi
     graph = ws.device_graph
     reported: set[tuple[str, str]] = set()
     for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY and not e.marks):
-        if edge.kind != USE or edge.source.startswith(ROOT_PREFIX):
-            continue
+        if edge.kind not in (USE, CALL) or edge.source.startswith(ROOT_PREFIX):
+            continue   # (a call through a function pointer reads the pointer variable)
         if not _on_device(graph, edge) or (edge.source, target.key) in reported:
             continue
         decls = [d for _, d in target.declarations]
