@@ -252,6 +252,8 @@ class _Builder:
 # -- C and C++ ----------------------------------------------------------------------------------
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
 _CONST_POINTER = re.compile(rb"\*\s*const\s*$")
+# `sizeof x`, `sizeof(x)`, `sizeof (s.x)`, `decltype(x)`... up to the name (no operator in between)
+_UNEVALUATED = re.compile(rb"\b(?:sizeof|alignof|_Alignof|__alignof__|decltype|typeof|__typeof__)\s*(?:\(\s*)*$")
 _SUBSCRIPT_CALL = re.compile(rb"\s*(?:\[[^\]\n;]*\]\s*)+\(")
 _DEREF_CALL = re.compile(rb"\s*\)\s*\(")
 # `, ...)` or `(...)`: a C variadic parameter list (a C++ pack `Args... args` is not one)
@@ -317,6 +319,12 @@ class _CBuilder(_Builder):
                                                s.definition or "extern" not in s.specifiers,
                                                global_scope=s.scope.kind in _FUNCTION_SCOPES,
                                                constant=constant))
+
+    def unevaluated(self, ref: Reference) -> bool:
+        """The name is an operand of sizeof, alignof, decltype or typeof (read from the text
+        before it, within its expression)."""
+        head = self.ctx.document.source[max(0, ref.span[0] - 64):ref.span[0]]
+        return _UNEVALUATED.search(head) is not None
 
     def called_through(self, ref: Reference) -> bool:
         """Whether the variable is called as `v[i](...)` or `(*v)(...)` (the model's references
@@ -484,6 +492,8 @@ class _CBuilder(_Builder):
             if None in targets:
                 continue  # a local, a parameter, a type: not an entity (shadowing included)
             variables = all(s.kind == VARIABLE for s in hits)
+            if variables and not ref.call and self.unevaluated(ref):
+                continue   # `sizeof x`, `decltype(x)`: no use of the object at run time
             if variables and not ref.call and self.called_through(ref):
                 kind = CALL   # `table[i](x)`, `(*fp)(x)`: a call through the variable
             pointer = kind == CALL and variables
