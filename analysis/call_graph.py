@@ -338,7 +338,9 @@ class _CBuilder(_Builder):
 
     def constant(self, s: Symbol) -> bool:
         """A const object: no device copy is needed for a constant (clang folds it). For a pointer
-        the `const` must be on the pointer itself (`int *const p`), not on what it points to."""
+        the `const` must be on the pointer itself (`int *const p`), not on what it points to; the
+        model writes an array's type as a pointer, and a const array is not folded either (clang:
+        undefined reference), so it needs its mark like any variable."""
         if "constexpr" in s.specifiers:
             return True
         if "*" not in s.type_text:
