@@ -45,3 +45,22 @@ def test_omp401_and_omp407_name_exactly_the_undefined_procedures(tmp_path: Path)
     undefined = _undefined(tmp_path, program)
     assert _named(program) == {"OMP401": {"host_log"}, "OMP407": {"from_a_library"}}
     assert undefined == {"host_log", "from_a_library"}
+
+
+def test_omp402_is_where_clang_rejects_a_nohost_reference(tmp_path: Path) -> None:
+    tools = _require()
+    program = FOLDER / "nohost.c"
+    build = subprocess.run([tools.clang, "-fopenmp", "-fopenmp-version=51", "-fopenmp-targets=x86_64-unknown-linux-gnu",
+                            "-fsyntax-only", str(program)], capture_output=True, text=True, timeout=120, cwd=tmp_path,
+                           check=False)
+    rejected = {int(line) for line in re.findall(r"nohost\.c:(\d+):\d+: error: function with 'device_type\(nohost\)' "
+                                                 r"is not available on host", build.stderr)}
+    path = str(program)
+    text = program.read_text(encoding="utf-8")
+    findings = analyze_workspace({path: Document(text, Language.C)})[path].findings
+    reported = {text.count("\n", 0, len(text.encode()[:f.span[0]].decode())) + 1 for f in findings if f.code == "OMP402"}
+    assert reported == {7, 10, 14}, reported
+    # clang also rejects the call inside the target region (line 16): it compiles the region's host
+    # fallback too. The rule catalogue counts a target region as device code, so OMP402 does not.
+    assert rejected == reported | {16}, build.stderr[-2000:]
+    assert {f.code for f in findings} == {"OMP402"}
