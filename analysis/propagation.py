@@ -178,6 +178,8 @@ class DeviceGraph:
         self._sites: dict[str, dict[tuple[str, str], Span]] = {}   # path -> first reference per pair
         self._flang: dict[str, str] | None = None
         self.updates = 0                                       # how many entities the last update re-derived
+        self.generation = 0                                    # counts the updates that changed more than
+                                                               # positions (what hints and chains show)
 
     # -- input --------------------------------------------------------------------------------
     def sync(self, contexts: dict[str, FileContext]) -> None:
@@ -212,6 +214,7 @@ class DeviceGraph:
             self._resolved[path] = self._resolve_edges(new)
             self.updates = 0
             return
+        self.generation += 1
         # Only marks and roots that differ between the old and new graph are re-derived.
         changed = _marks(old) ^ _marks(new)
         changed = {key for key, _ in changed} | ({r.key for r in old.roots} if old else set()) ^ \

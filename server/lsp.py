@@ -212,6 +212,7 @@ class OmpLanguageServer(LanguageServer):
         self.too_large.discard(uri)
         self.index_workspace()
         path = self.path_of(uri)
+        generation = self.graph.generation
         try:
             self.analyses[path] = analyze(doc, self.options, path)
             results = cross_file(self.analyses, self.options, self.graph, self.database)
@@ -219,6 +220,14 @@ class OmpLanguageServer(LanguageServer):
             log.exception("analysis failed for %s", uri)
             return
         self.publish_results(uri, results)
+        if self.graph.generation != generation and generation:
+            self.refresh_hints()   # other documents' hints and chains may have changed
+
+    def refresh_hints(self) -> None:
+        """Ask the client to re-request inlay hints, if it can."""
+        workspace = self.client_capabilities.workspace
+        if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
+            self.workspace_inlay_hint_refresh(None)
 
     def publish_results(self, changed: str | None, results: dict[str, FileAnalysis]) -> None:
         """Publish `changed` and every other open document whose findings changed."""
@@ -300,9 +309,7 @@ def initialize(ls: OmpLanguageServer, params: lsp.InitializeParams) -> None:
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
 def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
     ls.configure(params.settings)
-    workspace = ls.client_capabilities.workspace
-    if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
-        ls.workspace_inlay_hint_refresh(None)   # the mode changes every hint's label
+    ls.refresh_hints()   # the mode changes every hint's label
 
 
 def _analysed(ls: OmpLanguageServer, uri: str) -> tuple[Document, FileAnalysis] | None:

@@ -238,3 +238,30 @@ async def test_compile_commands_gives_the_version_and_the_program(database_clien
     omp403 = next(d for d in diagnostics if d.code == "OMP403")
     assert omp403.range.start.line == 6
     assert any(r.location.uri.endswith("/lib/damp.c") for r in omp403.related_information or [])
+
+
+async def test_an_edit_that_changes_propagation_asks_for_fresh_hints(client: LanguageClient) -> None:
+    folder: Path = client.folder  # type: ignore[attr-defined]
+    uri, lines = await _open(client, "app.c")
+    other, other_lines = await _open(client, "solver.f90")
+    before = client.refreshes  # type: ignore[attr-defined]
+    # an edit that moves nothing but text: no refresh
+    text = (folder / "app.c").read_text()
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2),
+        [lsp.TextDocumentContentChangeWholeDocument(text="/* moved */\n" + text)]))
+    await wait_diagnostics(client, uri, 2)
+    assert client.refreshes == before  # type: ignore[attr-defined]
+    # the target region no longer calls scale: square and scale are host code now
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=3),
+        [lsp.TextDocumentContentChangeWholeDocument(text=text.replace("r = scale(2.0, 3.0) +", "r ="))]))
+    await wait_diagnostics(client, uri, 3)
+    hints = await _hints(client, uri, lines)
+    assert hints == []
+    refresh = client.capabilities.workspace.inlay_hint  # type: ignore[attr-defined]
+    for _ in range(100):   # the refresh request may still be on its way
+        if (client.refreshes > before) == bool(refresh and refresh.refresh_support):  # type: ignore[attr-defined]
+            break
+        await _hints(client, other, other_lines)
+    assert (client.refreshes > before) == bool(refresh and refresh.refresh_support)  # type: ignore[attr-defined]
