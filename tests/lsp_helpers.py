@@ -29,6 +29,16 @@ def record_notifications(client: LanguageClient) -> None:
     client.seen = seen  # type: ignore[attr-defined]
 
 
+def answer_refreshes(client: LanguageClient) -> None:
+    """Answer the server's `workspace/inlayHint/refresh` requests as an editor does, counting them
+    (`client.refreshes`): pytest-lsp's client knows no handler for them by itself."""
+    client.refreshes = 0  # type: ignore[attr-defined]
+
+    @client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
+    def refresh(_: None) -> None:
+        client.refreshes += 1  # type: ignore[attr-defined]
+
+
 def mark(client: LanguageClient) -> int:
     """A point in the record: later waits may ask for notifications after it."""
     return len(client.seen)  # type: ignore[attr-defined]

@@ -9,7 +9,7 @@ from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
-from lsp_helpers import record_notifications, wait_diagnostics, wait_notification
+from lsp_helpers import answer_refreshes, record_notifications, wait_diagnostics, wait_notification
 
 URI = "file:///work/demo.c"
 F_URI = "file:///work/demo.f90"
@@ -18,6 +18,7 @@ F_URI = "file:///work/demo.f90"
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
 async def client(lsp_client: LanguageClient, tmp_path: Path):
     record_notifications(lsp_client)
+    answer_refreshes(lsp_client)
     # an empty workspace folder: the documents below exist only in the editor
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"), root_uri=from_fs_path(str(tmp_path))))

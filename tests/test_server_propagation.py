@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import mark, record_notifications, wait_diagnostics, wait_notification
+from lsp_helpers import answer_refreshes, mark, record_notifications, wait_diagnostics, wait_notification
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -19,12 +19,8 @@ LANGUAGE = {".c": "c", ".f90": "fortran"}
 
 async def _start(client: LanguageClient, folder: Path, profile: str, options: dict | None = None) -> None:
     record_notifications(client)
-    client.refreshes = 0  # type: ignore[attr-defined]
+    answer_refreshes(client)
     client.capabilities = client_capabilities(profile)  # type: ignore[attr-defined]
-
-    @client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
-    def refresh(_: None) -> None:   # VS Code re-asks for the hints of visible documents
-        client.refreshes += 1  # type: ignore[attr-defined]
 
     await client.initialize_session(lsp.InitializeParams(
         capabilities=client.capabilities, root_uri=from_fs_path(str(folder)),  # type: ignore[attr-defined]

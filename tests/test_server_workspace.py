@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
-from lsp_helpers import mark, record_notifications, wait_diagnostics
+from lsp_helpers import answer_refreshes, mark, record_notifications, wait_diagnostics
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -22,6 +22,7 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     (folder / "blob.f90").write_bytes(b"\0\1\2 binary")
     lsp_client.folder = folder  # type: ignore[attr-defined]
     record_notifications(lsp_client)
+    answer_refreshes(lsp_client)
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("neovim"), root_uri=from_fs_path(str(folder)),
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
