@@ -5,11 +5,15 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
+from lsp_helpers import (
+    answer_refreshes,
+    record_notifications,
+    wait_diagnostics,
+    wait_notification,
+)
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-
-from lsp_helpers import answer_refreshes, record_notifications, wait_diagnostics, wait_notification
 
 URI = "file:///work/demo.c"
 F_URI = "file:///work/demo.f90"
