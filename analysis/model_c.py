@@ -391,10 +391,10 @@ class _Builder:
         if plist is None:
             return ()
         out = []
-        for p in plist.named_children:
+        for p in plist.children:   # not only named ones: tree-sitter-cpp gives `...` as an anonymous node
             if p.type not in ("parameter_declaration", "optional_parameter_declaration",
                               "variadic_parameter_declaration"):
-                if p.type == "variadic_parameter":
+                if p.type in ("variadic_parameter", "..."):
                     out.append(("...", ""))
                 continue
             ty = p.child_by_field_name("type")
