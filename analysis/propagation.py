@@ -446,17 +446,16 @@ class DeviceGraph:
         return key in self.dist
 
     def device_type(self, key: str) -> str:
+        """The effective device type in the graph's mode (the spec's, or what flang generates)."""
         e = self.entities.get(key)
         if e is None:
             return NONE
+        if self.mode == FLANG and e.kind == PROCEDURE_ENTITY:
+            return self.flang_types().get(key, NONE)
         explicit = e.explicit_type
         if explicit is not None:
             return explicit
-        if key not in self.dist:
-            return NONE
-        if self.mode == FLANG:
-            return self.flang_types().get(key, "any")
-        return "any"
+        return "any" if key in self.dist else NONE
 
     def fact(self, key: str) -> DeviceFact | None:
         e = self.entities.get(key)
@@ -516,27 +515,37 @@ class DeviceGraph:
         return self._resolved.get(path, [])
 
     def flang_types(self) -> dict[str, str]:
-        """flang's choice for implied entities: nohost when only device code reaches them,
-        any when a device `any` unit or host code references them too."""
+        """What flang's MarkDeclareTarget pass gives each procedure it marks (checked against
+        flang 22's device FIR in tests/test_flang_mode_agreement.py): a procedure referenced in
+        a target region gets nohost; one referenced from a marked procedure gets that
+        procedure's type (host included); types that meet join to any, explicit ones too (a
+        device_type(host) procedure called from device code becomes any). Plain host code marks
+        nothing. Variables keep the spec's answer."""
         if self._flang is not None:
             return self._flang
-        implied = {k for k in self.dist if k in self.entities and not self.entities[k].marks}
-        types = dict.fromkeys(implied, "nohost")
-        host_units = {k for k, e in self.entities.items() if e.explicit_type in ("any", "host") or
-                      (k not in self.dist and not e.marks)}
-        changed = True
-        while changed:
-            changed = False
-            for path in self.files:
-                for e in self._resolved.get(path, ()):
-                    if e.target not in types or types[e.target] == "any" or e.kind not in (CALL, USE):
-                        continue
-                    src = e.source
-                    host_side = e.host or (not src.startswith(ROOT_PREFIX) and
-                                           (src in host_units or types.get(src) == "any"))
-                    if host_side:
-                        types[e.target] = "any"
-                        changed = True
+        types: dict[str, str] = {}
+        todo: list[str] = []
+
+        def reach(key: str, kind: str) -> None:
+            e = self.entities.get(key)
+            if e is None or e.kind != PROCEDURE_ENTITY:
+                return
+            old = types.get(key)
+            new = kind if old is None or old == kind else "any"
+            if new != old:
+                types[key] = new
+                todo.append(key)
+
+        for key, e in self.entities.items():
+            if e.kind == PROCEDURE_ENTITY and e.explicit_type is not None:
+                reach(key, e.explicit_type)
+        for root in self.roots:
+            for callee in self.succ.get(root, ()):
+                reach(callee, "nohost")
+        while todo:
+            key = todo.pop()
+            for callee in self.succ.get(key, ()):   # every unit's references, device code or not
+                reach(callee, types[key])
         self._flang = types
         return types
 

@@ -279,7 +279,8 @@ def test_flang_mode_marks_what_only_device_code_reaches_nohost() -> None:
     spec, flang = _types({"modes.c": FLANG_C}, SPEC), _types({"modes.c": FLANG_C}, FLANG)
     assert spec["device_only"] == spec["both_sides"] == spec["calls_fast"] == "any"
     assert flang["device_only"] == flang["calls_fast"] == "nohost"
-    assert flang["both_sides"] == "any"            # host code calls it too
+    # plain host code marks nothing in flang (its device FIR says nohost: test_flang_mode_agreement)
+    assert flang["both_sides"] == "nohost"
     assert spec["fast"] == flang["fast"] == "nohost"   # explicit marks do not depend on the mode
     assert spec["run"] == flang["run"] == "none"
 
@@ -292,6 +293,24 @@ double api(double x) { return callee(x); }
 #pragma omp end declare target
 """
     assert _types({"widen.c": text}, FLANG)["callee"] == "any"
+
+
+def test_flang_mode_joins_host_marks_with_device_reach() -> None:
+    text = """\
+double shared(double x) { return x; }
+double host_only(double x) { return x; }
+#pragma omp begin declare target device_type(host)
+double logger(double x) { return shared(x) + host_only(x); }
+#pragma omp end declare target
+void run(double *a) {
+#pragma omp target map(tofrom: a[0:1])
+  a[0] = shared(a[0]) + logger(a[0]);
+}
+"""
+    flang = _types({"host.c": text}, FLANG)
+    assert flang["shared"] == "any"        # nohost from the region, host from logger
+    assert flang["logger"] == "any"        # flang widens a host procedure that device code calls,
+    assert flang["host_only"] == "any"     # and then what it calls (flang_programs/host_chain.f90)
 
 
 def test_omp402_follows_the_mode_for_implied_callers_of_nohost_procedures() -> None:
