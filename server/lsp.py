@@ -375,8 +375,9 @@ def hover(ls: OmpLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
                     f"{_where(ls, Step('marked here', path, mark.span))})")
         else:
             mode = " as flang generates it" if ls.graph.mode == "flang" else ""
-            text = (f"**{fact.name}**: declare target · {fact.device_type} (implicit{mode})\n\n"
-                    f"Chain: {' → '.join(_where(ls, s) for s in fact.chain)}")
+            text = f"**{fact.name}**: declare target · {fact.device_type} (implicit{mode})"
+            if fact.chain:   # (flang also marks what a device_type(host) procedure calls: no device chain)
+                text += f"\n\nChain: {' → '.join(_where(ls, s) for s in fact.chain)}"
         return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, text))
     except Exception:
         log.exception("hover failed for %s", params.text_document.uri)
