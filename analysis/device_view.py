@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .call_graph import PROGRAM_ENTITY, Declared
 from .diagnostics import Fix
-from .propagation import NONE, DeviceFact, DeviceGraph
+from .propagation import FLANG, NONE, DeviceFact, DeviceGraph
 from .records import dataclass
 from .syntax import Language, Span
 
@@ -32,7 +32,10 @@ def hints(graph: DeviceGraph, path: str, source: bytes, span: Span | None = None
     its definitions, or on its declarations when no file defines it."""
     out = []
     for entity, decl in graph.entities_in(path):
-        if entity.marks or entity.kind == PROGRAM_ENTITY or entity.key not in graph.dist:
+        if entity.marks or entity.kind == PROGRAM_ENTITY:
+            continue
+        # flang also marks what marked host procedures call: no device chain leads there
+        if entity.key not in graph.dist and not (graph.mode == FLANG and graph.device_type(entity.key) != NONE):
             continue
         if entity.definitions and not decl.definition:
             continue

@@ -344,7 +344,8 @@ def inlay_hint(ls: OmpLanguageServer, params: lsp.InlayHintParams) -> list[lsp.I
         span = (_offset(ls, doc, params.range.start), _offset(ls, doc, params.range.end) + 1)
         out = []
         for h in hints(ls.graph, ls.path_of(params.text_document.uri), doc.source, span):
-            chain = " → ".join(_where(ls, s) for s in h.fact.chain)
+            chain = " → ".join(_where(ls, s) for s in h.fact.chain) or \
+                "the declare target procedures that call it (flang passes a caller's device type on)"
             out.append(lsp.InlayHint(
                 position=lsp.Position(*doc.lines.position(h.offset, ls.encoding)), label=h.label,
                 kind=lsp.InlayHintKind.Type, padding_left=True,

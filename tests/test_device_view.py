@@ -91,3 +91,26 @@ def test_mark_explicitly_in_fortran_goes_after_use_and_implicit() -> None:
     assert regraph.fact(key).explicit and regraph.device_type(key) == "any"
     # nothing to write for what is explicit already or host code
     assert mark_fix(ws.files[path], regraph, key) is None
+
+
+def test_flang_mode_hints_what_flang_marks_through_host_procedures() -> None:
+    text = """\
+module m
+contains
+  real function helper(v)
+    real, intent(in) :: v
+    helper = v
+  end function helper
+  real function logger(v)
+    !$omp declare target to(logger) device_type(host)
+    real, intent(in) :: v
+    logger = helper(v)
+  end function logger
+end module m
+"""
+    for mode, expected in (("spec", []), ("flang", [("helper", "declare target · host (implicit)")])):
+        options = Options(propagation=mode)
+        analyses = analyze_workspace({"m.f90": Document(text, Language.FORTRAN)}, options)
+        ws = workspace_context(analyses, options)
+        found = hints(ws.device_graph, "m.f90", ws.files["m.f90"].document.source)
+        assert [(h.declaration.name, h.label) for h in found] == expected, mode
