@@ -10,23 +10,25 @@ import gc
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from omp_lsp.analysis.check import FileAnalysis, analyze
 from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.device_limits import UNSUPPORTED
 from omp_lsp.analysis.diagnostics import Severity
-from omp_lsp.analysis.options import (
-    DEFAULT_VERSION,
-    PROPAGATION_MODES,
-    Options,
-    parse_version,
-)
-from omp_lsp.analysis.records import dataclass
+from omp_lsp.analysis.options import PROPAGATION_MODES, Options
+from omp_lsp.analysis.records import dataclass, field
 from omp_lsp.analysis.syntax import (
     language_for_path,
 )
 from omp_lsp.analysis.workspace import cross_file
+from omp_lsp.server.config import (
+    Config,
+    apply,
+    canonical,
+    find_project_file,
+    read_project_file,
+)
 from omp_lsp.server.sources import UnreadableDirectory, excluded, read_document, walk
 
 from omp_lsp import __version__
@@ -56,10 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories to check (recursively)")
     p.add_argument("--openmp-version", default=None, metavar="V",
                    help="OpenMP version: 4.5, 5.0, 5.1 (default, or what compile_commands.json gives), 5.2 or 6.0")
-    p.add_argument("--propagation", choices=PROPAGATION_MODES, default="spec",
+    p.add_argument("--propagation", choices=PROPAGATION_MODES, default=None,
                    help="implicit device types as the spec gives them (default), or as flang generates them")
     p.add_argument("--device-toolchain", action="append", default=[], metavar="NAME",
                    help=f"a toolchain the device code must build with, for OMP407 (repeatable: {', '.join(UNSUPPORTED)})")
+    p.add_argument("--no-config", action="store_true",
+                   help="ignore project files (.omp-lsp.toml, [tool.omp-lsp] in pyproject.toml)")
     p.add_argument("--compile-commands", metavar="FILE",
                    help="compile_commands.json naming the program's files (default: found next to or above "
                    "the first path)")
@@ -141,14 +145,39 @@ def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], Com
     return extra, database
 
 
-def _options(args: argparse.Namespace, database_version: int | None) -> Options:
-    try:
-        version = parse_version(args.openmp_version) if args.openmp_version is not None else \
-            database_version or DEFAULT_VERSION
-        return Options(openmp_version=version, propagation=args.propagation,
-                       device_toolchains=tuple(dict.fromkeys(args.device_toolchain)))
-    except ValueError as err:
-        raise UsageError(str(err)) from None
+@dataclass
+class ProjectFile:
+    path: str | None = None
+    settings: dict[str, Any] = field(default_factory=dict)
+    problems: list[str] = field(default_factory=list)
+
+
+def _project_file(args: argparse.Namespace) -> ProjectFile:
+    """The project file next to or above the first path (read once: it names excludes too)."""
+    path = None if args.no_config else find_project_file(args.paths[0])
+    if path is None:
+        return ProjectFile()
+    settings, problems = read_project_file(path)
+    return ProjectFile(path, settings, problems)
+
+
+def _configure(args: argparse.Namespace, project: ProjectFile, database_version: int | None) -> Config:
+    """Defaults, then compile_commands.json's version, then the project file, then the flags."""
+    config = Config()
+    if database_version is not None:
+        config, _ = apply({"openmpVersion": database_version}, config, "compile_commands.json")
+    config, problems = apply(project.settings, config, project.path or "")
+    for problem in [*project.problems, *problems]:
+        _note(f"warning: {problem}")
+    for flag, setting, value in (("--openmp-version", "openmpVersion", args.openmp_version),
+                                 ("--propagation", "propagation", args.propagation),
+                                 ("--device-toolchain", "deviceToolchains", args.device_toolchain or None)):
+        if value is None:
+            continue
+        config, problems = apply({setting: value}, config, flag)
+        if problems:   # a flag is the user's explicit word: a bad one is a usage error
+            raise UsageError(problems[0].split("; keeping")[0].replace(f"{flag}: {setting}: ", f"{flag}: ", 1))
+    return config
 
 
 def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysis], Options, CompileDatabase | None]:
@@ -158,9 +187,12 @@ def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysi
         raise UsageError(f"{'--device-map' if args.device_map else '--check'} needs at least one file or directory")
     if args.max_file_size <= 0:
         raise UsageError("--max-file-size must be positive")
-    files = collect_files(args.paths, args.exclude)
+    project = _project_file(args)
+    excluded_by_project, _ = apply({k: v for k, v in project.settings.items() if canonical(str(k)) == "exclude"},
+                                   Config(), project.path or "")
+    files = collect_files(args.paths, [*args.exclude, *excluded_by_project.exclude])
     extra, database = _program(args, files)
-    options = _options(args, database.openmp_version() if database is not None else None)
+    options = _configure(args, project, database.openmp_version() if database is not None else None).options
     max_bytes = int(args.max_file_size * 1e6)
     # The analysis makes many small linked records (scopes <-> symbols); a short-lived check
     # need not pay for frequent cycle collections (about a third of the time on a large file).

@@ -29,6 +29,7 @@ from omp_lsp.analysis.syntax import (
     language_for_path,
 )
 from omp_lsp.analysis.workspace import cross_file
+from omp_lsp.server.config import Config, apply, find_project_file, read_project_file
 from omp_lsp.server.sources import UnreadableDirectory, read_document, walk
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
@@ -53,34 +54,41 @@ class OmpLanguageServer(LanguageServer):
         self.analyses: dict[str, FileAnalysis] = {}     # workspace files and open documents, by path
         self.published: dict[str, list[Finding]] = {}   # uri -> findings last published
         self.indexed = False
-        self.version_set = False                             # the client chose the OpenMP version
+        self.config = Config()
+        self.client_settings: dict[str, Any] = {}           # initializationOptions / workspace configuration
+        self.project_path: str | None = None                 # .omp-lsp.toml or pyproject.toml [tool.omp-lsp]
+        self.project_settings: dict[str, Any] = {}
+        self.project_problems: list[str] = []
+        self.reported: set[str] = set()                      # configuration problems already shown
         self.graph = DeviceGraph(self.options.propagation)   # kept across edits: re-propagated incrementally
         self.database: CompileDatabase | None = None         # the workspace's compile_commands.json
 
     def configure(self, settings: Any) -> None:
-        """Apply the client's settings (initializationOptions or the `omp-lsp` configuration
-        section). Invalid values get a message and leave the previous options in force."""
-        if not isinstance(settings, dict):
-            return
-        settings = settings.get("omp-lsp", settings.get("ompLsp", settings))
-        if not isinstance(settings, dict):
-            return
-        try:
-            from omp_lsp.analysis.options import parse_version
-            version = settings.get("openmpVersion")
-            toolchains = settings.get("deviceToolchains", list(self.options.device_toolchains))
-            if not isinstance(toolchains, list) or not all(isinstance(t, str) for t in toolchains):
-                raise ValueError("deviceToolchains must be a list of toolchain names")
-            options = Options(openmp_version=parse_version(version) if version is not None
-                              else self.options.openmp_version,
-                              disabled=self.options.disabled, severity=self.options.severity,
-                              propagation=str(settings.get("propagation", self.options.propagation)),
-                              device_toolchains=tuple(toolchains))
-        except (ValueError, TypeError) as err:
-            self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error,
-                                                           f"omp-lsp: invalid setting: {err}; keeping the previous settings"))
-            return
-        self.version_set = self.version_set or version is not None
+        """Take the client's settings (initializationOptions, didChangeConfiguration, or the
+        `omp-lsp` section pulled with workspace/configuration) and recompute the configuration."""
+        if isinstance(settings, dict):
+            section = settings.get("omp-lsp", settings.get("ompLsp", settings))
+            self.client_settings = section if isinstance(section, dict) else {}
+        elif settings is not None:
+            self.client_settings = {}
+        self.reconfigure()
+
+    def reconfigure(self) -> None:
+        """Defaults, then compile_commands.json's version, then the project file, then the client's
+        settings. A problem gets one message (each distinct one once) and the previous value stays;
+        analyses are redone only when the options changed."""
+        config = Config()
+        if self.database is not None and self.database.openmp_version() is not None:
+            config, _ = apply({"openmpVersion": self.database.openmp_version()}, config, "compile_commands.json")
+        config, problems = apply(self.project_settings, config, self.project_path or "project file")
+        config, more = apply(self.client_settings, config, "settings")
+        for problem in [*self.project_problems, *problems, *more]:
+            if problem not in self.reported:
+                self.reported.add(problem)
+                self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error,
+                                                               f"omp-lsp: invalid setting: {problem}"))
+        self.config = config
+        options = config.options
         if options == self.options:
             return
         self.options = options
@@ -93,6 +101,15 @@ class OmpLanguageServer(LanguageServer):
                 else:
                     self.index_file(path)
             self.publish_results(None, cross_file(self.analyses, options, self.graph, self.database))
+
+    def load_project_file(self, roots: list[str]) -> None:
+        """The project file of the first workspace folder that has one (read at indexing)."""
+        for root in roots:
+            path = find_project_file(root)
+            if path is not None:
+                self.project_path = path
+                self.project_settings, self.project_problems = read_project_file(path)
+                return
 
     @staticmethod
     def path_of(uri: str) -> str:
@@ -108,6 +125,8 @@ class OmpLanguageServer(LanguageServer):
             roots = [self.workspace.root_path]
         count = 0
         self.load_compile_commands(roots)
+        self.load_project_file(roots)
+        self.reconfigure()
         if self.database is not None:   # files of the program outside the folders take part too
             roots = [*roots, *(f for f in self.database.files() if not any(f.startswith(r) for r in roots))]
         for root in roots:
@@ -118,7 +137,7 @@ class OmpLanguageServer(LanguageServer):
             if not os.path.isdir(root):
                 continue
             try:
-                paths = walk(root, ())
+                paths = walk(root, self.config.exclude)
             except UnreadableDirectory as err:
                 log.warning("workspace index: %s", err)
                 continue
@@ -147,11 +166,6 @@ class OmpLanguageServer(LanguageServer):
             except CompileCommandsError as err:
                 self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, f"omp-lsp: {err}"))
                 continue
-            version = self.database.openmp_version()
-            if version is not None and not self.version_set:
-                self.options = Options(openmp_version=version, disabled=self.options.disabled,
-                                       severity=self.options.severity, propagation=self.options.propagation,
-                                       device_toolchains=self.options.device_toolchains)
             return
 
     def index_file(self, path: str) -> None:
@@ -306,9 +320,37 @@ def initialize(ls: OmpLanguageServer, params: lsp.InitializeParams) -> None:
     ls.configure(params.initialization_options)
 
 
+def _pulls_configuration(ls: OmpLanguageServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    return bool(workspace is not None and workspace.configuration)
+
+
+async def _pull_configuration(ls: OmpLanguageServer) -> None:
+    """Ask the client for the `omp-lsp` section (workspace/configuration)."""
+    try:
+        found = await ls.workspace_configuration_async(
+            lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="omp-lsp")]))
+    except Exception:   # a client that fails the request keeps the settings it sent before
+        log.exception("workspace/configuration failed")
+        return
+    if found and isinstance(found[0], dict):
+        ls.configure(found[0])
+
+
+@server.feature(lsp.INITIALIZED)
+async def initialized(ls: OmpLanguageServer, params: lsp.InitializedParams) -> None:
+    if _pulls_configuration(ls):
+        await _pull_configuration(ls)
+
+
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
-def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
-    ls.configure(params.settings)
+async def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
+    settings = params.settings
+    ours = isinstance(settings, dict) and ("omp-lsp" in settings or "ompLsp" in settings)
+    if not ours and _pulls_configuration(ls):
+        await _pull_configuration(ls)   # VS Code sends null and expects the server to ask
+    else:
+        ls.configure(settings)
     ls.refresh_hints()   # the mode changes every hint's label
 
 

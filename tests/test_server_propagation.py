@@ -267,3 +267,31 @@ async def test_an_edit_that_changes_propagation_asks_for_fresh_hints(client: Lan
             break
         await _hints(client, other, other_lines)
     assert (client.refreshes > before) == bool(refresh and refresh.refresh_support)  # type: ignore[attr-defined]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
+async def project_client(lsp_client: LanguageClient, tmp_path: Path):
+    """A folder with a project file; the client answers workspace/configuration with flang mode."""
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    (folder / "marked.c").write_text("int x;\n#pragma omp declare target to(x)\n")
+    (folder / ".omp-lsp.toml").write_text('openmp-version = "5.2"\nseverity = { OMP007 = "error" }\n')
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    lsp_client.set_configuration({"propagation": "flang"}, section="omp-lsp")
+    await _start(lsp_client, folder, "visual-studio-code")
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_project_file_and_pulled_configuration(project_client: LanguageClient) -> None:
+    client = project_client
+    uri, _ = await _open(client, "marked.c")
+    [diagnostic] = await wait_diagnostics(client, uri, 1)
+    # 5.2 and the severity come from .omp-lsp.toml
+    assert diagnostic.code == "OMP007" and diagnostic.severity == lsp.DiagnosticSeverity.Error
+    app, lines = await _open(client, "app.c")
+    for _ in range(100):   # the pulled settings (flang mode) arrive after initialized
+        labels = {h.label for h in await _hints(client, app, lines)}
+        if labels == {"declare target · nohost (implicit)"}:
+            break
+    assert labels == {"declare target · nohost (implicit)"}
