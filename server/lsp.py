@@ -17,6 +17,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analyze
 from omp_lsp.analysis.compile_commands import CompileDatabase
+from omp_lsp.analysis.completion import complete
 from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
 from omp_lsp.analysis.diagnostics import Finding, Severity
 from omp_lsp.analysis.options import Options
@@ -395,6 +396,38 @@ def inlay_hint(ls: OmpLanguageServer, params: lsp.InlayHintParams) -> list[lsp.I
         return out
     except Exception:
         log.exception("inlay hints failed for %s", params.text_document.uri)
+        return None
+
+
+_COMPLETION_KINDS = {"directive": lsp.CompletionItemKind.Keyword, "clause": lsp.CompletionItemKind.Property,
+                     "keyword": lsp.CompletionItemKind.EnumMember, "trait set": lsp.CompletionItemKind.Module,
+                     "selector": lsp.CompletionItemKind.Field, "property": lsp.CompletionItemKind.Value,
+                     "name": lsp.CompletionItemKind.Variable}
+
+
+@server.feature(lsp.TEXT_DOCUMENT_COMPLETION,
+                lsp.CompletionOptions(trigger_characters=[" ", "(", ",", ":", "{", "="]))
+def completion(ls: OmpLanguageServer, params: lsp.CompletionParams) -> lsp.CompletionList | None:
+    found = _analysed(ls, params.text_document.uri)
+    if found is None:
+        return None
+    doc, analysis = found
+    if analysis.context is None:
+        return None
+    try:
+        offset = _offset(ls, doc, params.position)
+        out = []
+        for item in complete(analysis.context, offset):
+            edit = None
+            if item.replace_from is not None:   # a multi-word directive name replaces what is typed of it
+                edit = lsp.TextEdit(ls.to_range(doc, (item.replace_from, offset)), item.label)
+            out.append(lsp.CompletionItem(
+                label=item.label, kind=_COMPLETION_KINDS.get(item.kind), detail=item.detail or None,
+                documentation=lsp.MarkupContent(lsp.MarkupKind.Markdown, item.documentation)
+                if item.documentation else None, filter_text=item.label, text_edit=edit))
+        return lsp.CompletionList(is_incomplete=False, items=out)
+    except Exception:
+        log.exception("completion failed for %s", params.text_document.uri)
         return None
 
 

@@ -295,3 +295,31 @@ async def test_project_file_and_pulled_configuration(project_client: LanguageCli
         if labels == {"declare target · nohost (implicit)"}:
             break
     assert labels == {"declare target · nohost (implicit)"}
+
+
+async def test_completion_in_directives(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    text = "\n".join(lines) + "\n"
+    text = text.replace("  double r = 0.0;\n", "  double r = 0.0;\n#pragma omp target te\n#pragma omp target map(\n", 1)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    await wait_diagnostics(client, uri, 2)
+    new_lines = text.splitlines()
+    line = new_lines.index("#pragma omp target te")
+    result = await client.text_document_completion_async(lsp.CompletionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(line, len(new_lines[line]))))
+    assert isinstance(result, lsp.CompletionList)
+    teams = next(i for i in result.items if i.label == "target teams distribute parallel for")
+    assert teams.kind == lsp.CompletionItemKind.Keyword and teams.documentation is not None
+    # the multi-word name replaces what is typed of it: `target te`
+    assert isinstance(teams.text_edit, lsp.TextEdit)
+    assert teams.text_edit.range.start.character == len("#pragma omp ")
+    result = await client.text_document_completion_async(lsp.CompletionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(line + 1, len(new_lines[line + 1]))))
+    assert isinstance(result, lsp.CompletionList)
+    got = {(i.label, i.kind) for i in result.items}
+    assert {("tofrom", lsp.CompletionItemKind.EnumMember), ("r", lsp.CompletionItemKind.Variable)} <= got
+    # outside a directive: nothing
+    result = await client.text_document_completion_async(lsp.CompletionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(0, 3)))
+    assert result is None or not result.items
