@@ -22,6 +22,8 @@ from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
 from omp_lsp.analysis.diagnostics import Finding, Severity
 from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.propagation import DeviceGraph, Step
+from omp_lsp.analysis.semantic_tokens import LEGEND as TOKEN_LEGEND
+from omp_lsp.analysis.semantic_tokens import tokens as directive_tokens
 from omp_lsp.analysis.syntax import (
     Document,
     Encoding,
@@ -428,6 +430,31 @@ def completion(ls: OmpLanguageServer, params: lsp.CompletionParams) -> lsp.Compl
         return lsp.CompletionList(is_incomplete=False, items=out)
     except Exception:
         log.exception("completion failed for %s", params.text_document.uri)
+        return None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL,
+                lsp.SemanticTokensLegend(token_types=list(TOKEN_LEGEND), token_modifiers=[]))
+def semantic_tokens(ls: OmpLanguageServer, params: lsp.SemanticTokensParams) -> lsp.SemanticTokens | None:
+    """The inside of OpenMP directives: directive, clauses, modifiers, names, selectors."""
+    found = _analysed(ls, params.text_document.uri)
+    if found is None:
+        return None
+    doc, analysis = found
+    try:
+        data: list[int] = []
+        last_line = last_char = 0
+        for (lo, hi), kind in directive_tokens(analysis.directives, doc.source):
+            line, char = doc.lines.position(lo, ls.encoding)
+            end_line, end_char = doc.lines.position(hi, ls.encoding)
+            if end_line != line or end_char <= char:
+                continue
+            delta_char = char - last_char if line == last_line else char
+            data.extend((line - last_line, delta_char, end_char - char, TOKEN_LEGEND.index(kind), 0))
+            last_line, last_char = line, char
+        return lsp.SemanticTokens(data=data)
+    except Exception:
+        log.exception("semantic tokens failed for %s", params.text_document.uri)
         return None
 
 

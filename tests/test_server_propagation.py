@@ -323,3 +323,22 @@ async def test_completion_in_directives(client: LanguageClient) -> None:
     result = await client.text_document_completion_async(lsp.CompletionParams(
         lsp.TextDocumentIdentifier(uri), lsp.Position(0, 3)))
     assert result is None or not result.items
+
+
+async def test_semantic_tokens_inside_directives(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    result = await client.text_document_semantic_tokens_full_async(
+        lsp.SemanticTokensParams(lsp.TextDocumentIdentifier(uri)))
+    assert result is not None
+    legend = ["keyword", "property", "modifier", "variable", "namespace", "type", "enumMember"]
+    decoded = []
+    line = char = 0
+    data = result.data
+    for i in range(0, len(data), 5):
+        line += data[i]
+        char = data[i + 1] if data[i] else char + data[i + 1]
+        decoded.append((line, lines[line][char:char + data[i + 2]], legend[data[i + 3]]))
+    target = lines.index("#pragma omp target map(tofrom: r)")
+    assert decoded == [(8, "declare target", "keyword"), (10, "end declare target", "keyword"),
+                       (target, "target", "keyword"), (target, "map", "property"), (target, "tofrom", "modifier"),
+                       (target, "r", "variable")]
