@@ -20,6 +20,9 @@ from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.completion import complete
 from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
 from omp_lsp.analysis.diagnostics import Finding, Severity
+from omp_lsp.analysis.navigation import Outline, outline
+from omp_lsp.analysis.navigation import definition as find_definition
+from omp_lsp.analysis.navigation import references as find_references
 from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.propagation import DeviceGraph, Step
 from omp_lsp.analysis.semantic_tokens import LEGEND as TOKEN_LEGEND
@@ -455,6 +458,66 @@ def semantic_tokens(ls: OmpLanguageServer, params: lsp.SemanticTokensParams) -> 
         return lsp.SemanticTokens(data=data)
     except Exception:
         log.exception("semantic tokens failed for %s", params.text_document.uri)
+        return None
+
+
+def _locations(ls: OmpLanguageServer, found: list[tuple[str, tuple[int, int]]]) -> list[lsp.Location]:
+    out = []
+    for path, span in found:
+        other = ls.analyses.get(path)
+        if other is None:
+            continue
+        out.append(lsp.Location(from_fs_path(path) or path, ls.to_range(other.document, span)))
+    return out
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: OmpLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+    """From a name in a directive's list (a clause item, a variant name) to its definition."""
+    found = _analysed(ls, params.text_document.uri)
+    if found is None or found[1].context is None:
+        return None
+    doc, analysis = found
+    try:
+        return _locations(ls, find_definition(analysis.context, _offset(ls, doc, params.position), ls.graph)) or None
+    except Exception:
+        log.exception("definition failed for %s", params.text_document.uri)
+        return None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
+def references(ls: OmpLanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
+    found = _analysed(ls, params.text_document.uri)
+    if found is None or found[1].context is None:
+        return None
+    doc, analysis = found
+    try:
+        return _locations(ls, find_references(analysis.context, _offset(ls, doc, params.position), ls.graph)) or None
+    except Exception:
+        log.exception("references failed for %s", params.text_document.uri)
+        return None
+
+
+_OUTLINE_KINDS = {"target region": lsp.SymbolKind.Event, "declare target": lsp.SymbolKind.Namespace,
+                  "declare target item": lsp.SymbolKind.Variable, "declare variant": lsp.SymbolKind.Function}
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
+def document_symbols(ls: OmpLanguageServer, params: lsp.DocumentSymbolParams) -> list[lsp.DocumentSymbol] | None:
+    """The outline: target regions, declare target directives and their items, declare variants."""
+    found = _analysed(ls, params.text_document.uri)
+    if found is None or found[1].context is None:
+        return None
+    doc, analysis = found
+
+    def convert(o: Outline) -> lsp.DocumentSymbol:
+        return lsp.DocumentSymbol(name=o.name, kind=_OUTLINE_KINDS[o.kind], range=ls.to_range(doc, o.span),
+                                  selection_range=ls.to_range(doc, o.selection), detail=o.kind,
+                                  children=[convert(c) for c in o.children] or None)
+    try:
+        return [convert(o) for o in outline(analysis.context)]
+    except Exception:
+        log.exception("document symbols failed for %s", params.text_document.uri)
         return None
 
 

@@ -342,3 +342,30 @@ async def test_semantic_tokens_inside_directives(client: LanguageClient) -> None
     assert decoded == [(8, "declare target", "keyword"), (10, "end declare target", "keyword"),
                        (target, "target", "keyword"), (target, "map", "property"), (target, "tofrom", "modifier"),
                        (target, "r", "variable")]
+
+
+async def test_definition_references_and_outline(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    text = "\n".join(lines) + "\n"
+    text = text.replace("#pragma omp declare target\n", "#pragma omp declare target to(scale)\n#pragma omp declare target\n", 1)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    await wait_diagnostics(client, uri, 2)
+    new_lines = text.splitlines()
+    line = new_lines.index("#pragma omp declare target to(scale)")
+    position = lsp.Position(line, new_lines[line].index("scale") + 1)
+    found = await client.text_document_definition_async(lsp.DefinitionParams(
+        text_document=lsp.TextDocumentIdentifier(uri), position=position))
+    assert isinstance(found, list) and len(found) == 1
+    assert found[0].uri == uri and found[0].range.start.line == new_lines.index(
+        "double scale(double x, double factor) { return square(x) * factor; }")
+    refs = await client.text_document_references_async(lsp.ReferenceParams(
+        text_document=lsp.TextDocumentIdentifier(uri), position=position,
+        context=lsp.ReferenceContext(include_declaration=True)))
+    assert refs is not None
+    assert {r.range.start.line for r in refs} >= {line, new_lines.index("  r = scale(2.0, 3.0) + marked_norm(-1.0);")}
+    symbols = await client.text_document_document_symbol_async(
+        lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(uri)))
+    assert symbols is not None
+    names = [s.name for s in symbols]  # type: ignore[union-attr]
+    assert names[0] == "declare target scale" and any(n.startswith("target (line") for n in names)
