@@ -51,6 +51,15 @@ def _symbols(ctx: FileContext, found: NameInDirective) -> list[Symbol]:
     return hits or [s for s in model.named(key) if s.scope is model.root or s.scope.kind in ("namespace", "class")]
 
 
+def entity_key_at(ctx: FileContext, offset: int, graph: DeviceGraph) -> str | None:
+    """The workspace entity a directive's list item names (for hover on `to(scale)`)."""
+    found = name_at(ctx, offset)
+    fg = graph.files.get(ctx.path)
+    if found is None or fg is None:
+        return None
+    return next((k for k in (fg.key_of(s) for s in _symbols(ctx, found)) if k is not None), None)
+
+
 def definition(ctx: FileContext, offset: int, graph: DeviceGraph | None = None) -> list[Location]:
     """Where the name under the cursor is defined: the definitions of a procedure or global in
     any file of the workspace (with `graph`), else its declarations in this file."""
@@ -144,4 +153,4 @@ def outline(ctx: FileContext) -> list[Outline]:
     return out
 
 
-__all__ = ["NameInDirective", "Outline", "definition", "name_at", "outline", "references"]
+__all__ = ["NameInDirective", "Outline", "definition", "entity_key_at", "name_at", "outline", "references"]

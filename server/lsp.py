@@ -20,7 +20,8 @@ from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.completion import complete
 from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
 from omp_lsp.analysis.diagnostics import Finding, Severity
-from omp_lsp.analysis.navigation import Outline, outline
+from omp_lsp.analysis.directive_hover import describe as describe_directive_part
+from omp_lsp.analysis.navigation import Outline, entity_key_at, outline
 from omp_lsp.analysis.navigation import definition as find_definition
 from omp_lsp.analysis.navigation import references as find_references
 from omp_lsp.analysis.options import Options
@@ -528,10 +529,17 @@ def hover(ls: OmpLanguageServer, params: lsp.HoverParams) -> lsp.Hover | None:
         return None
     doc, _ = found
     try:
-        key = entity_at(ls.graph, ls.path_of(params.text_document.uri), _offset(ls, doc, params.position))
+        offset = _offset(ls, doc, params.position)
+        key = entity_at(ls.graph, ls.path_of(params.text_document.uri), offset)
+        context = found[1].context
+        if key is None and context is not None:
+            key = entity_key_at(context, offset, ls.graph)   # a name in a directive's list
         fact = ls.graph.fact(key) if key is not None else None
         if fact is None:
-            return None
+            part = describe_directive_part(context, offset) if context is not None else None
+            if part is None:
+                return None
+            return lsp.Hover(lsp.MarkupContent(lsp.MarkupKind.Markdown, part[1]), ls.to_range(doc, part[0]))
         entity = ls.graph.entities[fact.key]
         if fact.device_type == "none":
             text = f"**{fact.name}**: host only (not declare target, not reached from device code)"

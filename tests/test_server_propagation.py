@@ -369,3 +369,20 @@ async def test_definition_references_and_outline(client: LanguageClient) -> None
     assert symbols is not None
     names = [s.name for s in symbols]  # type: ignore[union-attr]
     assert names[0] == "declare target scale" and any(n.startswith("target (line") for n in names)
+
+
+async def test_hover_on_directive_parts_and_list_items(client: LanguageClient) -> None:
+    uri, lines = await _open(client, "app.c")
+    line = lines.index("#pragma omp target map(tofrom: r)")
+
+    async def hover_at(column: int) -> str | None:
+        h = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(uri),
+                                                                   lsp.Position(line, column)))
+        return h.contents.value if h is not None and isinstance(h.contents, lsp.MarkupContent) else None
+
+    directive = await hover_at(lines[line].index("target") + 1)
+    assert directive is not None and directive.startswith("**target** — executable directive")
+    clause = await hover_at(lines[line].index("map") + 1)
+    assert clause is not None and clause.startswith("**map** — clause, on target since OpenMP 4.5")
+    modifier = await hover_at(lines[line].index("tofrom") + 1)
+    assert modifier is not None and "of the map clause" in modifier
