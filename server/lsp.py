@@ -29,6 +29,7 @@ from omp_lsp.analysis.propagation import DeviceGraph, Step
 from omp_lsp.analysis.semantic_tokens import LEGEND as TOKEN_LEGEND
 from omp_lsp.analysis.semantic_tokens import tokens as directive_tokens
 from omp_lsp.analysis.syntax import (
+    SOURCE_EXTENSIONS,
     Document,
     Encoding,
     TextEdit,
@@ -346,8 +347,48 @@ async def _pull_configuration(ls: OmpLanguageServer) -> None:
 
 @server.feature(lsp.INITIALIZED)
 async def initialized(ls: OmpLanguageServer, params: lsp.InitializedParams) -> None:
+    await _watch_source_files(ls)
     if _pulls_configuration(ls):
         await _pull_configuration(ls)
+
+
+async def _watch_source_files(ls: OmpLanguageServer) -> None:
+    """Ask the client to report changes to the workspace's source files on disk (closed files
+    take part in the cross-file rules and propagation)."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    extensions = ",".join(sorted(ext.lstrip(".") for ext in SOURCE_EXTENSIONS))
+    options = lsp.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[lsp.FileSystemWatcher(glob_pattern=f"**/*.{{{extensions}}}")])
+    try:
+        await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[lsp.Registration(
+            id="omp-lsp-sources", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
+    except Exception:   # a client that refuses keeps the files as they were read
+        log.exception("could not register file watchers")
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+def did_change_watched_files(ls: OmpLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+    """A closed source file changed, appeared or went away on disk: read it again (open documents
+    are the editor's: their disk copies do not count) and republish what the change affects."""
+    open_paths = {ls.path_of(uri) for uri in ls.documents}
+    changed = False
+    for event in params.changes:
+        path = ls.path_of(event.uri)
+        if path in open_paths or language_for_path(path) is None:
+            continue
+        if event.type == lsp.FileChangeType.Deleted:
+            changed = ls.analyses.pop(path, None) is not None or changed
+        else:
+            ls.index_file(path)
+            changed = True
+    if changed:
+        try:
+            ls.publish_results(None, cross_file(ls.analyses, ls.options, ls.graph, ls.database))
+        except Exception:
+            log.exception("cross-file analysis failed after files changed on disk")
 
 
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)

@@ -29,14 +29,20 @@ def record_notifications(client: LanguageClient) -> None:
     client.seen = seen  # type: ignore[attr-defined]
 
 
-def answer_refreshes(client: LanguageClient) -> None:
-    """Answer the server's `workspace/inlayHint/refresh` requests as an editor does, counting them
-    (`client.refreshes`): pytest-lsp's client knows no handler for them by itself."""
+def answer_requests(client: LanguageClient) -> None:
+    """Answer the server's requests as an editor does, keeping them for the test: inlay hint
+    refreshes (`client.refreshes` counts them) and capability registrations (`client.registrations`,
+    the file watchers). pytest-lsp's client has no handlers for them by itself."""
     client.refreshes = 0  # type: ignore[attr-defined]
+    client.registrations = []  # type: ignore[attr-defined]
 
     @client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
     def refresh(_: None) -> None:
         client.refreshes += 1  # type: ignore[attr-defined]
+
+    @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
+    def register(params: lsp.RegistrationParams) -> None:
+        client.registrations.extend(params.registrations)  # type: ignore[attr-defined]
 
 
 def mark(client: LanguageClient) -> int:

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest_lsp
 from lsp_helpers import (
-    answer_refreshes,
+    answer_requests,
     record_notifications,
     wait_diagnostics,
     wait_notification,
@@ -22,7 +22,7 @@ F_URI = "file:///work/demo.f90"
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
 async def client(lsp_client: LanguageClient, tmp_path: Path):
     record_notifications(lsp_client)
-    answer_refreshes(lsp_client)
+    answer_requests(lsp_client)
     # an empty workspace folder: the documents below exist only in the editor
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("visual-studio-code"), root_uri=from_fs_path(str(tmp_path))))

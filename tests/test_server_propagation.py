@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 import pytest_lsp
 from lsp_helpers import (
-    answer_refreshes,
+    answer_requests,
     mark,
     record_notifications,
     wait_diagnostics,
@@ -25,7 +25,7 @@ LANGUAGE = {".c": "c", ".f90": "fortran"}
 
 async def _start(client: LanguageClient, folder: Path, profile: str, options: dict | None = None) -> None:
     record_notifications(client)
-    answer_refreshes(client)
+    answer_requests(client)
     client.capabilities = client_capabilities(profile)  # type: ignore[attr-defined]
 
     await client.initialize_session(lsp.InitializeParams(
@@ -386,3 +386,16 @@ async def test_hover_on_directive_parts_and_list_items(client: LanguageClient) -
     assert clause is not None and clause.startswith("**map** — clause, on target since OpenMP 4.5")
     modifier = await hover_at(lines[line].index("tofrom") + 1)
     assert modifier is not None and "of the map clause" in modifier
+
+
+async def test_source_files_are_watched_where_the_client_can(client: LanguageClient) -> None:
+    await _open(client, "app.c")
+    watched = client.capabilities.workspace.did_change_watched_files  # type: ignore[attr-defined]
+    registrations = [r for r in client.registrations  # type: ignore[attr-defined]
+                     if r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES]
+    if watched is not None and watched.dynamic_registration:
+        [registration] = registrations
+        pattern = registration.register_options["watchers"][0]["globPattern"]
+        assert pattern.startswith("**/*.{") and all(f",{ext}," in f",{pattern[6:-1]}," for ext in ("c", "f90", "cpp"))
+    else:
+        assert registrations == []

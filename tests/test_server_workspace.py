@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 import pytest_lsp
-from lsp_helpers import answer_refreshes, mark, record_notifications, wait_diagnostics
+from lsp_helpers import answer_requests, mark, record_notifications, wait_diagnostics
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -22,7 +22,7 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     (folder / "blob.f90").write_bytes(b"\0\1\2 binary")
     lsp_client.folder = folder  # type: ignore[attr-defined]
     record_notifications(lsp_client)
-    answer_refreshes(lsp_client)
+    answer_requests(lsp_client)
     await lsp_client.initialize_session(lsp.InitializeParams(
         capabilities=client_capabilities("neovim"), root_uri=from_fs_path(str(folder)),
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
@@ -66,3 +66,30 @@ async def test_fixing_the_other_file_republishes_this_one(client: LanguageClient
                                               text="  !$omp declare target\n")]))
     diags = await wait_diagnostics(client, main, 1, after=before_edit)
     assert sorted(d.range.start.line for d in diags) == [10, 21]
+
+
+async def test_a_closed_file_changed_on_disk_is_read_again(client: LanguageClient) -> None:
+    folder: Path = client.folder  # type: ignore[attr-defined]
+    # (this client profile cannot register file watchers: it reports changes as editors with
+    # fixed watchers do; test_server_propagation checks the registration with VS Code's profile)
+    main = _open(client, folder / "main.f90")
+    assert len(await wait_diagnostics(client, main, 1)) == 3
+    before = mark(client)
+    # kernels.f90 (closed) gets the directive its interface body promises, on disk
+    path = folder / "kernels.f90"
+    text = path.read_text().splitlines()
+    line = next(i for i, t in enumerate(text) if "real, intent(inout) :: x" in t)
+    text.insert(line + 1, "  !$omp declare target")
+    path.write_text("\n".join(text) + "\n")
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        changes=[lsp.FileEvent(uri=from_fs_path(str(path)) or "", type=lsp.FileChangeType.Changed)]))
+    diags = await wait_diagnostics(client, main, 1, after=before)
+    assert sorted(d.range.start.line for d in diags) == [10, 21]
+    # and when it goes away, its cross-file findings go with it
+    before = mark(client)
+    path.unlink()
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        changes=[lsp.FileEvent(uri=from_fs_path(str(path)) or "", type=lsp.FileChangeType.Deleted)]))
+    diags = await wait_diagnostics(client, main, 1, after=before)
+    # only kern_e's remains: its definition is in main.f90 itself
+    assert sorted(d.range.start.line for d in diags if d.code == "OMP155") == [21]
