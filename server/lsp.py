@@ -260,8 +260,9 @@ class OmpLanguageServer(LanguageServer):
             if uri != changed and result.findings == self.published.get(uri):
                 continue
             if uri == changed:
-                for message in result.internal_errors:
+                for message in result.internal_errors:   # that rule is skipped for this file; the rest report
                     log.error("%s: %s", uri, message)
+                    self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, f"omp-lsp: {uri}: {message}"))
             self.published[uri] = result.findings
             diagnostics = [self.to_diagnostic(uri, doc, f) for f in result.findings]
             self.text_document_publish_diagnostics(
