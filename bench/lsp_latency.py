@@ -1,0 +1,217 @@
+#!/usr/bin/env python3
+"""Latency of the language server through a real stdio connection, and its memory.
+
+Starts `python -m omp_lsp --stdio`, opens a generated 10,000-line C file (and then a Fortran
+file) full of offload directives, and 40 times sends a one-character `didChange` inside a
+pragma, timing until `publishDiagnostics` arrives for that version. Prints p50 and p95 per
+language beside `clang-22 -fopenmp -fsyntax-only` on the same file, and the server's memory
+(RSS) with the file open and with a 100-file workspace indexed.
+
+    python bench/lsp_latency.py [--lines 10000] [--edits 40]
+
+Goal: p95 at most 50 ms (20 ms is where we are heading).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_speed import C_UNIT, F_UNIT, find_tool, generate
+
+
+class Server:
+    """A language server process spoken to over stdio with JSON-RPC."""
+
+    def __init__(self, root: Path) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        self.next_id = 0
+        self.diagnostics: dict[tuple[str, int], float] = {}   # (uri, version) -> arrival time
+        self.responses: dict[int, object] = {}
+        self.cond = threading.Condition()
+        threading.Thread(target=self._read, daemon=True).start()
+        self.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": {},
+                                    "workspaceFolders": [{"uri": root.as_uri(), "name": "bench"}]})
+        self.notify("initialized", {})
+
+    def _send(self, message: dict) -> None:
+        body = json.dumps(message).encode()
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        self.proc.stdin.flush()
+
+    def _read(self) -> None:
+        out = self.proc.stdout
+        assert out is not None
+        while True:
+            length = 0
+            while True:
+                line = out.readline()
+                if not line:
+                    return
+                if line in (b"\r\n", b"\n"):
+                    break
+                if line.lower().startswith(b"content-length:"):
+                    length = int(line.split(b":")[1])
+            message = json.loads(out.read(length))
+            now = time.perf_counter()
+            with self.cond:
+                if message.get("method") == "textDocument/publishDiagnostics":
+                    params = message["params"]
+                    self.diagnostics[(params["uri"], params.get("version"))] = now
+                elif "id" in message and "method" in message:
+                    self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})   # server requests
+                elif "id" in message:
+                    self.responses[message["id"]] = message.get("result")
+                self.cond.notify_all()
+
+    def request(self, method: str, params: dict, timeout: float = 120) -> object:
+        self.next_id += 1
+        ident = self.next_id
+        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
+        with self.cond:
+            if not self.cond.wait_for(lambda: ident in self.responses, timeout):
+                raise TimeoutError(method)
+            return self.responses.pop(ident)
+
+    def notify(self, method: str, params: dict) -> None:
+        self._send({"jsonrpc": "2.0", "method": method, "params": params})
+
+    def wait_diagnostics(self, uri: str, version: int, timeout: float = 120) -> float:
+        with self.cond:
+            if not self.cond.wait_for(lambda: (uri, version) in self.diagnostics, timeout):
+                raise TimeoutError(f"diagnostics for {uri} version {version}")
+            return self.diagnostics[(uri, version)]
+
+    def rss_mb(self) -> float:
+        try:
+            with open(f"/proc/{self.proc.pid}/status") as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        return int(line.split()[1]) / 1024
+        except OSError:
+            pass
+        return float("nan")
+
+    def close(self) -> None:
+        try:
+            self.request("shutdown", {}, timeout=30)
+            self.notify("exit", {})
+            self.proc.wait(timeout=30)
+        except Exception:   # noqa: BLE001 - the bench's figures are printed already
+            self.proc.kill()
+
+
+def _pragma_edits(text: str, language_id: str, count: int) -> list[tuple[int, int, str]]:
+    """(line, character, new text) one-character edits inside pragmas, spread over the file."""
+    sentinel = "!$omp" if language_id == "fortran" else "#pragma omp"
+    lines = [i for i, line in enumerate(text.splitlines()) if line.lstrip().lower().startswith(sentinel)]
+    step = max(1, len(lines) // count)
+    out = []
+    for k in range(count):
+        line = lines[(k * step) % len(lines)]
+        column = len(text.splitlines()[line].rstrip())
+        out.append((line, column, " "))      # a space at the end of the directive: same meaning
+    return out
+
+
+def measure(server: Server, path: Path, language_id: str, edits: int) -> tuple[list[float], float]:
+    uri = path.as_uri()
+    text = path.read_text()
+    server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language_id, "version": 1,
+                                                            "text": text}})
+    server.wait_diagnostics(uri, 1)
+    rss = server.rss_mb()
+    times = []
+    for k, (line, column, new) in enumerate(_pragma_edits(text, language_id, edits), start=2):
+        start = time.perf_counter()
+        server.notify("textDocument/didChange", {
+            "textDocument": {"uri": uri, "version": k},
+            "contentChanges": [{"range": {"start": {"line": line, "character": column},
+                                          "end": {"line": line, "character": column}}, "text": new}]})
+        arrived = server.wait_diagnostics(uri, k)
+        times.append((arrived - start) * 1000)
+    server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
+    return times, rss
+
+
+def _percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
+
+
+def _compiler_ms(command: list[str], path: Path, runs: int = 5) -> float | None:
+    tool = find_tool(command[0])
+    if tool is None:
+        return None
+    command = [tool, *command[1:]]
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        subprocess.run([*command, str(path)], capture_output=True, check=False, timeout=300)
+        times.append((time.perf_counter() - start) * 1000)
+    return statistics.median(times)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--edits", type=int, default=40)
+    parser.add_argument("--files", type=int, default=100, help="files of the indexed workspace")
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        single = root / "single"
+        single.mkdir()
+        c_file, f_file = single / "bench.c", single / "bench.f90"
+        c_file.write_text(generate(C_UNIT, args.lines))
+        f_file.write_text(generate(F_UNIT, args.lines))
+        server = Server(single)
+        try:
+            rows = []
+            for path, language_id, compiler in ((c_file, "c", ["clang-22", "-fopenmp", "-fsyntax-only"]),
+                                                (f_file, "fortran", ["flang-22", "-fopenmp", "-fsyntax-only"])):
+                times, rss = measure(server, path, language_id, args.edits)
+                rows.append((language_id, times, rss, _compiler_ms(compiler, path), compiler[0]))
+        finally:
+            server.close()
+        # memory with a workspace of many files indexed (closed files are read from disk)
+        workspace = root / "workspace"
+        workspace.mkdir()
+        per_file = max(50, args.lines // args.files)
+        for k in range(args.files):
+            (workspace / f"unit{k}.c").write_text(generate(C_UNIT, per_file).replace("kernel", f"kernel{k}_")
+                                                  .replace("blend", f"blend{k}_").replace("scale", f"scale{k}_"))
+        server = Server(workspace)
+        try:
+            first = workspace / "unit0.c"
+            server.notify("textDocument/didOpen", {"textDocument": {"uri": first.as_uri(), "languageId": "c",
+                                                                    "version": 1, "text": first.read_text()}})
+            server.wait_diagnostics(first.as_uri(), 1, timeout=600)
+            workspace_rss = server.rss_mb()
+        finally:
+            server.close()
+    print(f"omp-lsp over stdio: {args.edits} one-character edits inside pragmas, time to diagnostics")
+    goal_met = True
+    for language_id, times, rss, compiler_ms, compiler in rows:
+        p50, p95 = statistics.median(times), _percentile(times, 0.95)
+        goal_met = goal_met and p95 <= 50
+        versus = f"   {compiler} -fsyntax-only {compiler_ms:.0f} ms" if compiler_ms is not None else ""
+        print(f"{language_id:8} {args.lines} lines  p50 {p50:6.1f} ms  p95 {p95:6.1f} ms  max {max(times):6.1f} ms"
+              f"   RSS {rss:5.0f} MB{versus}")
+    print(f"workspace of {args.files} files ({per_file} lines each) indexed: RSS {workspace_rss:.0f} MB")
+    print(f"goal p95 <= 50 ms: {'met' if goal_met else 'NOT MET'}")
+    return 0 if goal_met else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
