@@ -5,8 +5,13 @@ Each open document keeps one `Document` (text + tree-sitter tree); every increme
 point runs and the diagnostics are published with the document version.
 
 The cross-file rules see the whole workspace: every source file of the workspace folders,
-read from disk once (closed files) or taken from the editor (open documents). After each
-analysis the open documents whose cross-file findings changed are published again.
+read from disk (closed files, again when the client reports a change) or taken from the editor
+(open documents). After each analysis the open documents whose cross-file findings changed are
+published again. One device graph is kept across edits (propagation is incremental).
+
+Features beyond diagnostics, each a thin conversion of an analysis module's plain data: inlay
+hints, hover and "mark explicitly" (device_view), completion, semantic tokens, hover on
+directive parts, definition/references/outline (navigation); settings from server.config.
 """
 from __future__ import annotations
 
