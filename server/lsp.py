@@ -43,7 +43,12 @@ from omp_lsp.analysis.syntax import (
 )
 from omp_lsp.analysis.workspace import cross_file
 from omp_lsp.server.config import Config, apply, find_project_file, read_project_file
-from omp_lsp.server.sources import UnreadableDirectory, read_document, walk
+from omp_lsp.server.sources import (
+    UnreadableDirectory,
+    gitignore_patterns,
+    read_document,
+    walk,
+)
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path, to_fs_path
 
@@ -150,7 +155,7 @@ class OmpLanguageServer(LanguageServer):
             if not os.path.isdir(root):
                 continue
             try:
-                paths = walk(root, self.config.exclude)
+                paths = walk(root, [*self.config.exclude, *gitignore_patterns(root)])
             except UnreadableDirectory as err:
                 log.warning("workspace index: %s", err)
                 continue

@@ -28,6 +28,24 @@ def excluded(rel: str, patterns: Sequence[str]) -> bool:
     return False
 
 
+def gitignore_patterns(root: str) -> list[str]:
+    """The exclude patterns of `root/.gitignore` that `excluded` can apply: comments, blank lines
+    and negations (`!keep`) are left out, an anchoring `/` is dropped (a git checkout ignores
+    these files; the server's workspace index does too)."""
+    try:
+        with open(os.path.join(root, ".gitignore"), encoding="utf-8", errors="replace") as f:
+            lines = f.read(1_000_000).splitlines()
+    except OSError:
+        return []
+    out = []
+    for line in lines:
+        pattern = line.strip()
+        if not pattern or pattern.startswith(("#", "!")):
+            continue
+        out.append(pattern.lstrip("/"))
+    return out
+
+
 def walk(root: str, excludes: Sequence[str]) -> list[str]:
     """Source files (by extension) below `root`, skipping hidden folders and excluded paths."""
     found: list[str] = []

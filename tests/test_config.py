@@ -89,3 +89,17 @@ def test_check_reads_the_project_file(tmp_path: Path) -> None:
     assert plain.returncode == 1 and "b.c" in plain.stdout and "OMP007" not in plain.stdout
     bad = _check(tmp_path, "src", "--device-toolchain", "pdp11")
     assert bad.returncode == 2 and "--device-toolchain: a device toolchain must be one of" in bad.stderr
+
+
+def test_gitignore_patterns_exclude_from_the_workspace_walk(tmp_path: Path) -> None:
+    from omp_lsp.server.sources import gitignore_patterns, walk
+    (tmp_path / "build").mkdir()
+    (tmp_path / "src").mkdir()
+    (tmp_path / "build" / "gen.c").write_text("int g;\n")
+    (tmp_path / "src" / "a.c").write_text("int a;\n")
+    (tmp_path / "src" / "scratch.c").write_text("int s;\n")
+    (tmp_path / ".gitignore").write_text("# comment\n\n/build/\nscratch.c\n!src/keep.c\n")
+    patterns = gitignore_patterns(str(tmp_path))
+    assert patterns == ["build/", "scratch.c"]
+    assert [Path(p).name for p in walk(str(tmp_path), patterns)] == ["a.c"]
+    assert gitignore_patterns(str(tmp_path / "src")) == []

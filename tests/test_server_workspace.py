@@ -93,3 +93,29 @@ async def test_a_closed_file_changed_on_disk_is_read_again(client: LanguageClien
     diags = await wait_diagnostics(client, main, 1, after=before)
     # only kern_e's remains: its definition is in main.f90 itself
     assert sorted(d.range.start.line for d in diags if d.code == "OMP155") == [21]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
+async def ignoring_client(lsp_client: LanguageClient, tmp_path: Path):
+    """The same workspace with kernels.f90 moved into a folder its .gitignore excludes."""
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    (folder / "generated").mkdir()
+    (folder / "kernels.f90").rename(folder / "generated" / "kernels.f90")
+    (folder / ".gitignore").write_text("# build products\n/generated/\n!keep.f90\n")
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    record_notifications(lsp_client)
+    answer_requests(lsp_client)
+    await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities("neovim"), root_uri=from_fs_path(str(folder)),
+        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_gitignored_files_are_not_indexed(ignoring_client: LanguageClient) -> None:
+    folder: Path = ignoring_client.folder  # type: ignore[attr-defined]
+    main = _open(ignoring_client, folder / "main.f90")
+    diags = await wait_diagnostics(ignoring_client, main, 1)
+    # kernels.f90 is not read: only kern_e's mismatch (its definition is in main.f90) remains
+    assert sorted(d.range.start.line for d in diags if d.code == "OMP155") == [21]
