@@ -15,8 +15,10 @@ directive parts, definition/references/outline (navigation); settings from serve
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 import os
+from collections.abc import Iterator
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -135,39 +137,67 @@ class OmpLanguageServer(LanguageServer):
 
     def index_workspace(self) -> None:
         """Analyse every source file of the workspace folders once (the cross-file rules need them)."""
+        for _ in self.indexing():
+            pass
+
+    def indexing(self) -> Iterator[tuple[int, int]]:
+        """Index the workspace, yielding (files done, files in all) as it goes: the caller may
+        report progress between files. Does nothing the second time."""
         if self.indexed:
             return
         self.indexed = True
         roots = [self.path_of(f.uri) for f in self.workspace.folders.values()]
         if not roots and self.workspace.root_path:
             roots = [self.workspace.root_path]
-        count = 0
         self.load_compile_commands(roots)
         self.load_project_file(roots)
         self.reconfigure()
         if self.database is not None:   # files of the program outside the folders take part too
             roots = [*roots, *(f for f in self.database.files() if not any(f.startswith(r) for r in roots))]
+        paths: list[str] = []
         for root in roots:
             if os.path.isfile(root):
-                if root not in self.analyses:
-                    self.index_file(root)
+                paths.append(root)
                 continue
             if not os.path.isdir(root):
                 continue
             try:
-                paths = walk(root, [*self.config.exclude, *gitignore_patterns(root)])
+                paths.extend(walk(root, [*self.config.exclude, *gitignore_patterns(root)]))
             except UnreadableDirectory as err:
                 log.warning("workspace index: %s", err)
-                continue
-            for path in paths:
-                if path in self.analyses:
-                    continue
-                if count >= MAX_INDEXED_FILES:
-                    log.warning("workspace index: more than %d source files; the rest are not indexed",
-                                MAX_INDEXED_FILES)
-                    return
-                count += 1
-                self.index_file(path)
+        paths = [p for p in dict.fromkeys(paths) if p not in self.analyses]
+        if len(paths) > MAX_INDEXED_FILES:
+            log.warning("workspace index: more than %d source files; the rest are not indexed", MAX_INDEXED_FILES)
+            paths = paths[:MAX_INDEXED_FILES]
+        for done, path in enumerate(paths, start=1):
+            self.index_file(path)
+            yield done, len(paths)
+
+    async def index_with_progress(self) -> None:
+        """Index the workspace with work-done progress (a progress bar in the editor) where the
+        client shows it; the event loop runs between files, so requests are not starved."""
+        if self.indexed:
+            return
+        window = self.client_capabilities.window
+        if window is None or not window.work_done_progress:
+            self.index_workspace()
+            return
+        token = f"omp-lsp-index-{id(self)}"
+        try:
+            await self.work_done_progress.create_async(token)
+        except Exception:   # a client that refuses the token gets no progress bar
+            log.exception("window/workDoneProgress/create failed")
+            self.index_workspace()
+            return
+        self.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title="omp-lsp: indexing the workspace",
+                                                                       percentage=0, cancellable=False))
+        total = 0
+        for done, total in self.indexing():
+            if done % 20 == 0 or done == total:
+                self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
+                    message=f"{done}/{total} files", percentage=int(100 * done / total)))
+                await asyncio.sleep(0)
+        self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{total} files indexed"))
 
     def load_compile_commands(self, roots: list[str]) -> None:
         from omp_lsp.analysis.compile_commands import (
@@ -283,14 +313,19 @@ server = OmpLanguageServer()
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
-def did_open(ls: OmpLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+async def did_open(ls: OmpLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
     item = params.text_document
     language = language_for_id(item.language_id, to_fs_path(item.uri) or item.uri) or \
         language_for_path(to_fs_path(item.uri) or item.uri)
     if language is None:
         return
     ls.documents[item.uri] = Document(item.text, language, item.version)
-    ls.publish(item.uri)
+    try:
+        await ls.index_with_progress()   # the first document opened indexes the workspace
+    except Exception:   # the server never dies on an indexing problem: what was read counts
+        log.exception("workspace index failed")
+    if item.uri in ls.documents:
+        ls.publish(item.uri)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)

@@ -399,3 +399,15 @@ async def test_source_files_are_watched_where_the_client_can(client: LanguageCli
         assert pattern.startswith("**/*.{") and all(f",{ext}," in f",{pattern[6:-1]}," for ext in ("c", "f90", "cpp"))
     else:
         assert registrations == []
+
+
+async def test_indexing_reports_progress_where_the_client_shows_it(client: LanguageClient) -> None:
+    await _open(client, "app.c")
+    window = client.capabilities.window  # type: ignore[attr-defined]
+    reports = [p for values in client.progress_reports.values() for p in values]
+    if window is not None and window.work_done_progress:
+        kinds = [getattr(r, "kind", None) for r in reports]
+        assert kinds[0] == "begin" and kinds[-1] == "end" and "report" in kinds
+        assert reports[-1].message == "2 files indexed"   # app.c and solver.f90
+    else:
+        assert reports == []
