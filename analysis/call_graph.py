@@ -102,7 +102,6 @@ class FileGraph:
     edges: list[Edge] = field(default_factory=list)
     has_main: bool = False
     user_includes: tuple[str, ...] = ()   # "header" includes: marks may come from them
-    complete: bool = True           # False: the model gave up on part of the file
     line_of: Callable[[int], int] | None = None   # byte offset -> 0-based line
     keys: dict[int, str] = field(default_factory=dict)   # id(symbol) -> entity key, for this file's symbols
 
@@ -138,7 +137,7 @@ def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
     model = ctx.model
     graph = FileGraph(path if path is not None else ctx.path, ctx.document.language.is_fortran,
                       user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
-                      complete=model.complete, line_of=ctx.document.lines.line_of)
+                      line_of=ctx.document.lines.line_of)
     builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
     builder.run()
     graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
@@ -250,7 +249,6 @@ class _Builder:
 
 
 # -- C and C++ ----------------------------------------------------------------------------------
-_QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
 _CONST_POINTER = re.compile(rb"\*\s*const\s*$")
 # `sizeof x`, `sizeof(x)`, `sizeof (s.x)`, `decltype(x)`... up to the name (no operator in between)
 _UNEVALUATED = re.compile(rb"\b(?:sizeof|alignof|_Alignof|__alignof__|decltype|typeof|__typeof__)\s*(?:\(\s*)*$")
@@ -381,24 +379,11 @@ class _CBuilder(_Builder):
             self.unit_keys[k] = (key, fscope.symbol.qualified or fscope.symbol.name)
         return self.unit_keys[k]
 
-    def qualified_or_visible(self, ref: Reference) -> list[Symbol]:
-        model = self.model
-        src = self.ctx.document.source
-        start = ref.span[0]
-        m = _QUALIFIER.search(src[max(0, start - 128):start]) if b":" in src[max(0, start - 8):start] else None
-        if m is None:
-            # FileModel.visible from the reference's own scope (no search for the scope)
-            for scope in ref.scope.ancestors():
-                hits = [s for s in scope.declared(ref.key) if s.name_span[0] < start]
-                if hits:
-                    return hits
-            return []
-        want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
-        return [s for s in model.named(ref.key) if s.name_span[0] < ref.span[0]
-                and (s.qualified == want or s.qualified.endswith("::" + want))]
-
     def resolve(self, ref: Reference) -> list[Symbol]:
-        hits = self.qualified_or_visible(ref)
+        # the C model's module: imported only once C files are analysed
+        from .model_c import named_by
+
+        hits = named_by(self.model, self.ctx.document.source, ref)
         if hits or self.ctx.document.language is not Language.CPP:
             return hits
         # an anonymous namespace's members are visible in the enclosing scope

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from .options import parse_version
@@ -99,18 +99,25 @@ def find_compile_commands(start: str) -> str | None:
     """The nearest compile_commands.json for `start` (a directory, or a file meaning its directory):
     in the directory, then its build/ subfolder, then the same in each parent directory, up to the
     filesystem root or MAX_PARENT_LEVELS levels up. None when there is none."""
-    directory = os.path.abspath(start)
-    if not os.path.isdir(directory):
-        directory = os.path.dirname(directory)
-    for _ in range(MAX_PARENT_LEVELS + 1):
+    for directory in folders_upwards(start, MAX_PARENT_LEVELS + 1):
         for candidate in (os.path.join(directory, FILE_NAME), os.path.join(directory, "build", FILE_NAME)):
             if os.path.isfile(candidate):
                 return candidate
-        parent = os.path.dirname(directory)
-        if parent == directory:
-            break
-        directory = parent
     return None
+
+
+def folders_upwards(start: str, levels: int) -> Iterator[str]:
+    """`start` (a folder, or a file's folder) and its parents, nearest first, at most `levels`
+    folders, stopping at the filesystem root."""
+    folder = os.path.abspath(start)
+    if not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    for _ in range(levels):
+        yield folder
+        parent = os.path.dirname(folder)
+        if parent == folder:
+            return
+        folder = parent
 
 
 # ------------------------------------------------------------------ loading
@@ -313,6 +320,7 @@ __all__ = [
     "CompileEntry",
     "defines",
     "find_compile_commands",
+    "folders_upwards",
     "include_dirs",
     "load_compile_commands",
     "openmp_enabled",

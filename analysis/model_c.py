@@ -724,6 +724,26 @@ def _has_virtual(body: tree_sitter.Node) -> bool:
     return False
 
 
+
+_QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
+
+
+def named_by(model: FileModel, source: bytes, ref: Reference) -> list[Symbol]:
+    """The declarations a C/C++ reference names: a qualified name `ns::f` by its qualifier,
+    otherwise what is visible from the reference's own scope (declared before it)."""
+    start = ref.span[0]
+    before = source[max(0, start - 128):start]
+    m = _QUALIFIER.search(before) if before.rstrip().endswith(b"::") else None
+    if m is None:
+        for scope in ref.scope.ancestors():
+            hits = [s for s in scope.declared(ref.key) if s.name_span[0] < start]
+            if hits:
+                return hits
+        return []
+    want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
+    return [s for s in model.named(ref.key) if s.name_span[0] < start
+            and (s.qualified == want or s.qualified.endswith("::" + want))]
+
 def build_c_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:
     try:
         return _Builder(document, directives, structure).build()

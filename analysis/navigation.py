@@ -51,13 +51,20 @@ def _symbols(ctx: FileContext, found: NameInDirective) -> list[Symbol]:
     return hits or [s for s in model.named(key) if s.scope is model.root or s.scope.kind in ("namespace", "class")]
 
 
+def _keys(ctx: FileContext, graph: DeviceGraph, symbols: list[Symbol]) -> list[str]:
+    """The workspace entity keys of this file's symbols, in order, without repeats."""
+    fg = graph.files.get(ctx.path)
+    if fg is None:
+        return []
+    return list(dict.fromkeys(k for k in (fg.key_of(s) for s in symbols) if k is not None))
+
+
 def entity_key_at(ctx: FileContext, offset: int, graph: DeviceGraph) -> str | None:
     """The workspace entity a directive's list item names (for hover on `to(scale)`)."""
     found = name_at(ctx, offset)
-    fg = graph.files.get(ctx.path)
-    if found is None or fg is None:
+    if found is None:
         return None
-    return next((k for k in (fg.key_of(s) for s in _symbols(ctx, found)) if k is not None), None)
+    return next(iter(_keys(ctx, graph, _symbols(ctx, found))), None)
 
 
 def definition(ctx: FileContext, offset: int, graph: DeviceGraph | None = None) -> list[Location]:
@@ -68,10 +75,8 @@ def definition(ctx: FileContext, offset: int, graph: DeviceGraph | None = None) 
         return []
     symbols = _symbols(ctx, found)
     if graph is not None:
-        fg = graph.files.get(ctx.path)
-        keys = {fg.key_of(s) for s in symbols} - {None} if fg is not None else set()
         out: list[Location] = []
-        for key in sorted(k for k in keys if k is not None):
+        for key in sorted(_keys(ctx, graph, symbols)):
             e = graph.entities.get(key)
             if e is not None:
                 out.extend((p, d.symbol.name_span) for p, d in (e.definitions or e.declarations))
@@ -89,12 +94,11 @@ def references(ctx: FileContext, offset: int, graph: DeviceGraph | None = None) 
         return []
     symbols = _symbols(ctx, found)
     if graph is not None:
-        fg = graph.files.get(ctx.path)
-        keys = {fg.key_of(s) for s in symbols} - {None} if fg is not None else set()
+        keys = _keys(ctx, graph, symbols)
         if keys:
             out: list[Location] = []
             for key in keys:
-                e = graph.entities.get(key)  # type: ignore[arg-type]
+                e = graph.entities.get(key)
                 if e is None:
                     continue
                 out.extend((p, d.symbol.name_span) for p, d in e.declarations)

@@ -16,6 +16,7 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from omp_lsp.analysis.compile_commands import folders_upwards
 from omp_lsp.analysis.device_limits import UNSUPPORTED
 from omp_lsp.analysis.diagnostics import CATALOGUE, Severity
 from omp_lsp.analysis.options import PROPAGATION_MODES, Options, parse_version
@@ -168,20 +169,13 @@ def _current(config: Config, name: str) -> str:
 def find_project_file(start: str) -> str | None:
     """`.omp-lsp.toml`, or a `pyproject.toml` with a `[tool.omp-lsp]` table, in `start` (a folder,
     or a file's folder) or the nearest folder above it."""
-    folder = os.path.abspath(start)
-    if not os.path.isdir(folder):
-        folder = os.path.dirname(folder)
-    for _ in range(MAX_PARENT_LEVELS):
+    for folder in folders_upwards(start, MAX_PARENT_LEVELS):
         own = os.path.join(folder, ".omp-lsp.toml")
         if os.path.isfile(own):
             return own
         pyproject = os.path.join(folder, "pyproject.toml")
         if os.path.isfile(pyproject) and _has_tool_table(pyproject):
             return pyproject
-        parent = os.path.dirname(folder)
-        if parent == folder:
-            break
-        folder = parent
     return None
 
 

@@ -18,7 +18,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from lsprotocol import types as lsp
@@ -559,31 +559,29 @@ def _locations(ls: OmpLanguageServer, found: list[tuple[str, tuple[int, int]]]) 
     return out
 
 
-@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
-def definition(ls: OmpLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
-    """From a name in a directive's list (a clause item, a variant name) to its definition."""
+def _navigate(ls: OmpLanguageServer, params: lsp.TextDocumentPositionParams,
+              find: Callable[..., list[tuple[str, tuple[int, int]]]], what: str) -> list[lsp.Location] | None:
+    """Locations `find` gives for the name under the cursor in a directive (None: nothing)."""
     found = _analysed(ls, params.text_document.uri)
     if found is None or found[1].context is None:
         return None
     doc, analysis = found
     try:
-        return _locations(ls, find_definition(analysis.context, _offset(ls, doc, params.position), ls.graph)) or None
+        return _locations(ls, find(analysis.context, _offset(ls, doc, params.position), ls.graph)) or None
     except Exception:
-        log.exception("definition failed for %s", params.text_document.uri)
+        log.exception("%s failed for %s", what, params.text_document.uri)
         return None
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DEFINITION)
+def definition(ls: OmpLanguageServer, params: lsp.DefinitionParams) -> list[lsp.Location] | None:
+    """From a name in a directive's list (a clause item, a variant name) to its definition."""
+    return _navigate(ls, params, find_definition, "definition")
 
 
 @server.feature(lsp.TEXT_DOCUMENT_REFERENCES)
 def references(ls: OmpLanguageServer, params: lsp.ReferenceParams) -> list[lsp.Location] | None:
-    found = _analysed(ls, params.text_document.uri)
-    if found is None or found[1].context is None:
-        return None
-    doc, analysis = found
-    try:
-        return _locations(ls, find_references(analysis.context, _offset(ls, doc, params.position), ls.graph)) or None
-    except Exception:
-        log.exception("references failed for %s", params.text_document.uri)
-        return None
+    return _navigate(ls, params, find_references, "references")
 
 
 _OUTLINE_KINDS = {"target region": lsp.SymbolKind.Event, "declare target": lsp.SymbolKind.Namespace,

@@ -437,25 +437,24 @@ def _kinds(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:
         yield Finding("OMP357", "kind(any) matches every device and takes no other kind; remove 'any' or the "
                       "other kinds", anys[0].span, related=[Related(p.span, "another kind") for p in others])
     for prop, name in names:
-        if name is None or name in traits.KIND_VALUES:
-            continue
-        guess = suggest(name, traits.KIND_VALUES)
-        yield Finding("OMP358", f"unknown device kind '{prop.name}'" + (
-            f"; did you mean '{guess}'?" if guess else
-            f"; the kinds are {', '.join(sorted(traits.KIND_VALUES))}"), prop.span,
-            fixes=[Fix(f"Change to '{guess}'", ((prop.span, guess),))] if guess else [])
+        if name is not None and name not in traits.KIND_VALUES:
+            yield _unknown("OMP358", f"unknown device kind '{prop.name}'", "kinds", prop, name, traits.KIND_VALUES)
 
 
 def _vendors(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:
     for prop in sel.properties:
         name = _name(ctx, prop)
-        if name is None or name in traits.VENDORS:
-            continue
-        guess = suggest(name, traits.VENDORS)
-        yield Finding("OMP359", f"unknown vendor '{prop.name}': no implementation matches it" + (
-            f"; did you mean '{guess}'?" if guess else
-            f"; the vendors are {', '.join(sorted(traits.VENDORS))}"), prop.span,
-            fixes=[Fix(f"Change to '{guess}'", ((prop.span, guess),))] if guess else [])
+        if name is not None and name not in traits.VENDORS:
+            yield _unknown("OMP359", f"unknown vendor '{prop.name}': no implementation matches it", "vendors",
+                           prop, name, traits.VENDORS)
+
+
+def _unknown(code: str, what: str, plural: str, prop: TraitProperty, name: str, known: frozenset[str]) -> Finding:
+    """An unknown property value, with the nearest known one as a fix, or the list of them."""
+    guess = suggest(name, known)
+    return Finding(code, what + (f"; did you mean '{guess}'?" if guess else
+                                 f"; the {plural} are {', '.join(sorted(known))}"), prop.span,
+                   fixes=[Fix(f"Change to '{guess}'", ((prop.span, guess),))] if guess else [])
 
 
 def _isa_arch(ctx: FileContext, sel: TraitSelector) -> Iterator[Finding]:

@@ -25,6 +25,7 @@ from ..model import (
     Reference,
     Symbol,
 )
+from ..model_c import named_by
 from ..syntax import Language, Span
 from ..variants import (
     BEGIN_DECLARE_VARIANT,
@@ -657,19 +658,9 @@ def _involved_functions(ctx: FileContext) -> set[str]:
     return out
 
 
-_QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
-
-
 def _functions_named(ctx: FileContext, ref: Reference) -> list[Symbol]:
     """The functions a reference names (a qualified name `ns::f` looked up by its qualifier)."""
-    model = ctx.model
-    src = ctx.document.source
-    m = _QUALIFIER.search(src[max(0, ref.span[0] - 128):ref.span[0]])
-    if m is None:
-        return [s for s in model.visible(ref.key, ref.span[0]) if _is_function(ctx, s)]
-    want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
-    return [s for s in model.named(ref.key) if _is_function(ctx, s) and s.name_span[0] < ref.span[0]
-            and (s.qualified == want or s.qualified.endswith("::" + want))]
+    return [s for s in named_by(ctx.model, ctx.document.source, ref) if _is_function(ctx, s)]
 
 
 # -- OMP316 --------------------------------------------------------------------------------------

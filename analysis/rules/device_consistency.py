@@ -183,29 +183,46 @@ def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
 def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
     """Whether a user header of the file may hold a declare target for `name`: one the
     workspace does not hold and that cannot be read, or one that spells both."""
+    headers = _headers(ws, path)
+    if headers is None:
+        return True       # an unknown header: it may mark anything
+    word = re.compile(rb"\b" + re.escape(name.rsplit("::", 1)[-1].encode()) + rb"\b")
+    return any(word.search(text) for text in headers)
+
+
+def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
+    """The texts of the file's user headers that spell `declare target` (read once per file and
+    run); None when one cannot be found or read."""
+    cache: dict[str, list[bytes] | None] = ws.__dict__.setdefault("_headers", {})
+    if path in cache:
+        return cache[path]
     fg = ws.device_graph.files.get(path)
-    if fg is None or not fg.user_includes:
-        return False
     by_name = ws.__dict__.setdefault("_by_basename", {})
     if not by_name:
         for p in ws.files:
             by_name.setdefault(os.path.basename(p), []).append(p)
-    word = re.compile(rb"\b" + re.escape(name.rsplit("::", 1)[-1].encode()) + rb"\b")
     entry = ws.database.entry_for(path) if ws.database is not None else None
-    for header in fg.user_includes:
+    out: list[bytes] | None = []
+    for header in fg.user_includes if fg is not None else ():
         texts = [ws.files[p].document.source for p in by_name.get(os.path.basename(header), [])]
         if not texts:
-            found = resolve_include(header, path, entry) if path else None
-            if found is None:
-                return True       # unknown header: it may mark anything
-            try:
-                with open(found, "rb") as f:
-                    texts = [f.read(2_000_000)]
-            except OSError:
-                return True
-        if any(_DECLARE_TARGET.search(t) and word.search(t) for t in texts):
-            return True
-    return False
+            texts = _read_header(resolve_include(header, path, entry) if path else None)
+            if texts is None:
+                out = None
+                break
+        out.extend(t for t in texts if _DECLARE_TARGET.search(t))
+    cache[path] = out
+    return out
+
+
+def _read_header(found: str | None) -> list[bytes] | None:
+    if found is None:
+        return None
+    try:
+        with open(found, "rb") as f:
+            return [f.read(2_000_000)]
+    except OSError:
+        return None
 
 
 @workspace_rule("OMP403")
