@@ -209,6 +209,21 @@ def _units(raw: bytes, encoding: Encoding) -> int:
 
 
 @dataclass(frozen=True)
+class ByteEdit:
+    """One applied change in bytes: [start, old_end) of the old source became [start, new_end).
+    `inert`: the syntax tree's structure did not change and the new text lies inside a comment or
+    a `#pragma` line's text (C/C++; Fortran comment lines are judged from the text, see incremental)."""
+    start: int
+    old_end: int
+    new_end: int
+    inert: bool = False
+
+    @property
+    def delta(self) -> int:
+        return self.new_end - self.old_end
+
+
+@dataclass(frozen=True)
 class TextEdit:
     """One LSP-style change: replace [start, end) given as (line, column) in `encoding` units.
     A None range replaces the whole text."""
@@ -242,6 +257,14 @@ class Document:
         self.source = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
         self.lines = LineIndex(self.source)
         self._tree: tree_sitter.Tree | None = None
+        self.last_change: ByteEdit | None = None   # what the last `apply` did
+
+    def snapshot(self) -> "Document":
+        """A copy that later edits of this document leave alone (an analysis keeps the text it read)."""
+        copy = Document(self.source, self.language, self.version)
+        copy.lines = self.lines
+        copy._tree = self._tree.copy() if self._tree is not None else None
+        return copy
 
     @property
     def text(self) -> str:
@@ -262,6 +285,7 @@ class Document:
             self.lines = LineIndex(new)
             self._tree = None
             self.version = version if version is not None else self.version
+            self.last_change = ByteEdit(0, len(self.source), len(new))
             return 0, len(new)
         start = self.lines.offset(*edit.start, encoding)
         old_end = max(start, self.lines.offset(*edit.end, encoding))
@@ -278,10 +302,31 @@ class Document:
             )
             parser = parser_for(self.language)
             assert parser is not None
-            self._tree = parser.parse(self.source, self._tree)
+            old_tree = self._tree
+            self._tree = parser.parse(self.source, old_tree)
+            inert = not old_tree.changed_ranges(self._tree) and _inside_comment_or_pragma(self._tree, start, new_end)
+        else:
+            inert = False
+        self.last_change = ByteEdit(start, old_end, new_end, inert)
         if version is not None:
             self.version = version
         return start, new_end
 
     def slice(self, span: Span) -> str:
         return self.source[span[0]:span[1]].decode("utf-8", "replace")
+
+
+def _inside_comment_or_pragma(tree: "tree_sitter.Tree", start: int, end: int) -> bool:
+    """The smallest node holding [start, end) is a comment or the text of a `#pragma` line."""
+    node = tree.root_node.descendant_for_byte_range(start, end)
+    if node is None:
+        return False
+    if node.type == "comment":
+        return True
+    if node.type == "preproc_arg":
+        node = node.parent
+    if node is None or node.type != "preproc_call":
+        return False
+    directive = node.child_by_field_name("directive")
+    return directive is not None and directive.text is not None and \
+        directive.text.lstrip(b"#").strip() == b"pragma" and node.start_byte < start

@@ -1,0 +1,243 @@
+"""Edits that change no meaning, and where positions move after them.
+
+Most keystrokes in a large file do not change what the analysis would say: text typed into a
+comment, blanks inside a directive, a word retyped the same. `inert_edit` proves that for one
+edit by looking at the edit alone (never the whole file):
+
+- the syntax tree kept its structure and the new text lies inside a comment or a `#pragma`
+  line's text (C/C++), or the edited lines are comment lines before and after (Fortran, whose
+  directives are comment lines to the grammar and to the program model);
+- the directives on the lines around the edit (a window closed under continuation lines) parse
+  to the same result before and after, position for position, where positions after the edit
+  move by its length;
+- C/C++: the file's `#define`d names are unchanged (pragmas are macro-expanded).
+
+The analysis of the text before the edit is then the analysis of the text after it, with every
+position moved (`PositionLog`). A finding with an end exactly at the edit is the one exception:
+whether text typed there belongs to it is not known, so such an edit is not inert for it.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from .check import defined_macros
+from .diagnostics import Finding
+from .directives.parser import parse_directive
+from .directives.source import extract
+from .records import fields, replace
+from .syntax import ByteEdit, Language, Span
+
+MAX_WINDOW_LINES = 400   # a longer run of directive lines is re-analysed as a whole file
+
+_FORTRAN_COMMENT_LINE = re.compile(rb"[ \t]*(?:!|$)")
+_FIXED_COMMENT_LINE = re.compile(rb"(?:[cC*!]|[ \t]*(?:!|$))")
+_FORTRAN_NEIGHBOUR = re.compile(rb"[ \t]*(?:[!#]|\r?$)")            # comment, directive, cpp, blank
+_FIXED_NEIGHBOUR = re.compile(rb"(?:[cC*!]|[ \t]*(?:[!#]|\r?$))")
+
+
+class PositionLog:
+    """The edits applied since an analysis was made, in order: positions of that analysis moved
+    to the current text (`to_new`) and back (`to_old`)."""
+
+    def __init__(self) -> None:
+        self.edits: list[ByteEdit] = []
+
+    def __len__(self) -> int:
+        return len(self.edits)
+
+    def add(self, edit: ByteEdit) -> None:
+        self.edits.append(edit)
+
+    def to_new(self, offset: int, end: bool = False) -> int:
+        """Where an offset of the analysed text is now. Text typed exactly at a span's start
+        comes before it, at its end after it (`end=True` for the end of a span)."""
+        for e in self.edits:
+            offset = _end_to_new(e, offset) if end else _start_to_new(e, offset)
+        return offset
+
+    def span_to_new(self, span: Span) -> Span:
+        return self.to_new(span[0]), max(self.to_new(span[0]), self.to_new(span[1], end=True))
+
+    def to_old(self, offset: int) -> int:
+        """Where an offset of the current text was in the analysed text (inside typed text: the
+        place it was typed at)."""
+        for e in reversed(self.edits):
+            if offset >= e.new_end:
+                offset -= e.delta
+            elif offset > e.start:
+                offset = e.start
+        return offset
+
+
+def _start_to_new(e: ByteEdit, x: int) -> int:
+    if x < e.start:
+        return x
+    if x >= e.old_end:
+        return x + e.delta
+    return e.start
+
+
+def _end_to_new(e: ByteEdit, x: int) -> int:
+    if x <= e.start:
+        return x
+    if x > e.old_end:
+        return x + e.delta
+    return e.new_end
+
+
+def inert_edit(old: bytes, new: bytes, edit: ByteEdit, language: Language, version: int) -> bool:
+    """Whether `edit` (turning `old` into `new`) leaves the analysis unchanged but for positions."""
+    if language.is_fortran:
+        if not (_comment_lines(old, edit.start, edit.old_end, language)
+                and _comment_lines(new, edit.start, edit.new_end, language)):
+            return False
+        macros: frozenset[str] = frozenset()
+    else:
+        if not edit.inert:
+            return False
+        macros = defined_macros(new)
+        if macros != defined_macros(old):
+            return False
+    before = _window(old, edit.start, edit.old_end, language)
+    after = _window(new, edit.start, edit.new_end, language)
+    if before is None or after is None or before[0] != after[0] or before[1] + edit.delta != after[1]:
+        return False
+    relative = ByteEdit(edit.start - before[0], edit.old_end - before[0], edit.new_end - before[0])
+    return _equal(_parse(old, before, language, version, macros), _parse(new, after, language, version, macros),
+                  relative)
+
+
+def _comment_lines(source: bytes, start: int, end: int, language: Language) -> bool:
+    """Every line from `start` to `end` is a comment (or blank) line."""
+    pattern = _FIXED_COMMENT_LINE if language is Language.FORTRAN_FIXED else _FORTRAN_COMMENT_LINE
+    at = source.rfind(b"\n", 0, start) + 1
+    while True:
+        if not pattern.match(source, at):
+            return False
+        nl = source.find(b"\n", at)
+        if nl < 0 or nl >= end:
+            return True
+        at = nl + 1
+
+
+def _window(source: bytes, start: int, end: int, language: Language) -> Span | None:
+    """Whole lines around [start, end), grown over neighbouring lines that may belong to the same
+    directives (directive, comment, blank and preprocessor lines in Fortran; backslash-continued
+    lines in C/C++): the directives inside are whole. None when that is too long."""
+    lo = source.rfind(b"\n", 0, start) + 1
+    hi = source.find(b"\n", end)
+    hi = len(source) if hi < 0 else hi
+    for _ in range(MAX_WINDOW_LINES):
+        if lo == 0:
+            break
+        prev = source.rfind(b"\n", 0, lo - 1) + 1
+        if not _joins(source, prev, lo - 1, language):
+            break
+        lo = prev
+    else:
+        return None
+    for _ in range(MAX_WINDOW_LINES):
+        if hi >= len(source):
+            break
+        nxt = source.find(b"\n", hi + 1)
+        nxt = len(source) if nxt < 0 else nxt
+        if not _joins(source, hi + 1, nxt, language, following=True) and not _continued(source, hi, language):
+            break
+        hi = nxt
+    else:
+        return None
+    return lo, hi
+
+
+def _joins(source: bytes, line_start: int, line_end: int, language: Language, following: bool = False) -> bool:
+    """Whether a neighbouring line (`line_end`: its newline) may be part of a directive of the window."""
+    if language.is_fortran:
+        pattern = _FIXED_NEIGHBOUR if language is Language.FORTRAN_FIXED else _FORTRAN_NEIGHBOUR
+        return bool(pattern.match(source, line_start, line_end + 1))
+    if following:
+        return False
+    return source[line_start:line_end].rstrip(b"\r").endswith(b"\\")
+
+
+def _continued(source: bytes, line_end: int, language: Language) -> bool:
+    """C/C++: the line ending at `line_end` continues on the next one."""
+    return not language.is_fortran and source[:line_end].rstrip(b"\r").endswith(b"\\")
+
+
+def _parse(source: bytes, window: Span, language: Language, version: int,
+           macros: frozenset[str]) -> list[tuple[object, list[Finding]]]:
+    """The directives of the window with the parser's findings (spans relative to the window)."""
+    return [parse_directive(raw, language, version, macros) for raw in extract(source[window[0]:window[1]], language)]
+
+
+_SKIPPED_FIELDS = frozenset({"body", "segments"})   # the raw text: its meaning is compared instead
+
+
+def _equal(a: object, b: object, edit: ByteEdit) -> bool:
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, (list, tuple)):
+        assert isinstance(b, (list, tuple))
+        return len(a) == len(b) and all(_equal(x, y, edit) for x, y in zip(a, b))
+    if hasattr(type(a), "__record_fields__"):
+        for f in fields(a):
+            if f.name in _SKIPPED_FIELDS:
+                continue
+            x, y = getattr(a, f.name), getattr(b, f.name)
+            if f.name.endswith("span") or f.name == "sentinel":
+                if x is None or y is None:
+                    if x is not y:
+                        return False
+                elif not _span_matches(x, y, edit):
+                    return False
+            elif f.name == "edits":
+                if len(x) != len(y) or any(not _span_matches(s, t, edit) or u != v for (s, u), (t, v) in zip(x, y)):
+                    return False
+            elif not _equal(x, y, edit):
+                return False
+        return True
+    return a == b
+
+
+def _span_matches(old: Span, new: Span, edit: ByteEdit) -> bool:
+    """`new` is `old` moved by the edit; an end at the edit itself may fall anywhere in the new text."""
+    return _point_matches(old[0], new[0], edit, _start_to_new) and _point_matches(old[1], new[1], edit, _end_to_new)
+
+
+def _point_matches(old: int, new: int, edit: ByteEdit, move) -> bool:  # type: ignore[no-untyped-def]
+    if edit.start <= old <= edit.old_end:
+        return edit.start <= new <= edit.new_end
+    return move(edit, old) == new
+
+
+def touches(findings: Iterable[Finding], edit: ByteEdit, path: str | None = None) -> bool:
+    """Whether a finding of this file has an end at the edit (where typed text may or may not
+    belong to it): the edit cannot then be carried over by moving positions."""
+    def at(span: Span) -> bool:
+        return edit.start <= span[0] <= edit.old_end or edit.start <= span[1] <= edit.old_end
+    for f in findings:
+        if at(f.span) or any(at(s) for fix in f.fixes for s, _ in fix.edits):
+            return True
+        if any(at(r.span) for r in f.related if r.path is None or r.path == path):
+            return True
+    return False
+
+
+def moved(finding: Finding, edit: ByteEdit, path: str | None = None) -> Finding:
+    """A finding of the text before an inert edit, at its place after it. Related locations in
+    other files stay; with `path`, related locations in that file move (other files' findings
+    pointing into the edited one)."""
+    def span(s: Span) -> Span:
+        start = _start_to_new(edit, s[0])
+        return start, max(start, _end_to_new(edit, s[1]))
+    own = path is None
+    related = [replace(r, span=span(r.span)) if (r.path is None if own else r.path == path) else r
+               for r in finding.related]
+    if not own:
+        return replace(finding, related=related) if related != finding.related else finding
+    fixes = [replace(fix, edits=tuple((span(s), text) for s, text in fix.edits)) for fix in finding.fixes]
+    return replace(finding, span=span(finding.span), related=related, fixes=fixes)
+
+
+__all__ = ["PositionLog", "inert_edit", "moved", "touches"]
