@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Generator
 
 from .diagnostics import SUPERSEDES, Finding
 from .fixes import tidy
@@ -12,7 +13,7 @@ from .directives.source import extract
 from .directives.structure import Structure, analyse_structure
 from .options import Options
 from .records import dataclass, field, replace
-from .rules import FileContext, run_rules
+from .rules import FileContext, drain, rule_steps
 from .syntax import Document, Language
 
 
@@ -31,6 +32,12 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
 
     Cross-file rules are not run here: see `workspace.analyze_workspace`.
     """
+    return drain(analysis_steps(document, options, path))
+
+
+def analysis_steps(document: Document, options: Options | None = None,
+                   path: str = "") -> Generator[None, None, FileAnalysis]:
+    """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`)."""
     options = options or Options()
     internal: list[str] = []
     findings: list[Finding] = []
@@ -57,7 +64,8 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
         internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
         structure = Structure()
     context = FileContext(document, directives, structure, options.openmp_version, path, macros)
-    run = run_rules(context, options.disabled)
+    yield
+    run = yield from rule_steps(context, options.disabled)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
     if document.language.is_fortran and any(f.fixes for f in findings):

@@ -211,33 +211,42 @@ def _point_matches(old: int, new: int, edit: ByteEdit, move) -> bool:  # type: i
     return move(edit, old) == new
 
 
-def touches(findings: Iterable[Finding], edit: ByteEdit, path: str | None = None) -> bool:
-    """Whether a finding of this file has an end at the edit (where typed text may or may not
-    belong to it): the edit cannot then be carried over by moving positions."""
-    def at(span: Span) -> bool:
-        return edit.start <= span[0] <= edit.old_end or edit.start <= span[1] <= edit.old_end
+def anchors(findings: Iterable[Finding], path: str | None = None) -> list[Span]:
+    """The spans of this file that findings end at: their own, their fixes' edits, and related
+    locations in this file (`path`: other files' findings pointing into it)."""
+    out: list[Span] = []
     for f in findings:
-        if at(f.span) or any(at(s) for fix in f.fixes for s, _ in fix.edits):
-            return True
-        if any(at(r.span) for r in f.related if r.path is None or r.path == path):
-            return True
-    return False
+        if path is None:
+            out.append(f.span)
+            out.extend(s for fix in f.fixes for s, _ in fix.edits)
+        out.extend(r.span for r in f.related if (r.path is None if path is None else r.path == path))
+    return out
 
 
-def moved(finding: Finding, edit: ByteEdit, path: str | None = None) -> Finding:
-    """A finding of the text before an inert edit, at its place after it. Related locations in
-    other files stay; with `path`, related locations in that file move (other files' findings
-    pointing into the edited one)."""
-    def span(s: Span) -> Span:
-        start = _start_to_new(edit, s[0])
-        return start, max(start, _end_to_new(edit, s[1]))
-    own = path is None
-    related = [replace(r, span=span(r.span)) if (r.path is None if own else r.path == path) else r
-               for r in finding.related]
-    if not own:
-        return replace(finding, related=related) if related != finding.related else finding
-    fixes = [replace(fix, edits=tuple((span(s), text) for s, text in fix.edits)) for fix in finding.fixes]
-    return replace(finding, span=span(finding.span), related=related, fixes=fixes)
+def carries(spans: Iterable[Span], edits: list[ByteEdit]) -> bool:
+    """Whether spans can be moved through `edits` (in order): none has an end at an edit, where
+    whether the typed text belongs to it is not known."""
+    current = list(spans)
+    for e in edits:
+        if any(e.start <= a <= e.old_end or e.start <= b <= e.old_end for a, b in current):
+            return False
+        current = [(_start_to_new(e, a), max(_start_to_new(e, a), _end_to_new(e, b))) for a, b in current]
+    return True
 
 
-__all__ = ["PositionLog", "inert_edit", "moved", "touches"]
+def touches(findings: Iterable[Finding], edit: ByteEdit) -> bool:
+    """Whether a finding of this file has an end at the edit (it cannot be carried over)."""
+    return not carries(anchors(findings), [edit])
+
+
+def moved(finding: Finding, log: PositionLog) -> Finding:
+    """A finding of the analysed text at its place in the current text: its span, its fixes'
+    edits and its related locations in the same file (locations in other files move with theirs)."""
+    if not log.edits:
+        return finding
+    related = [replace(r, span=log.span_to_new(r.span)) if r.path is None else r for r in finding.related]
+    fixes = [replace(fix, edits=tuple((log.span_to_new(s), text) for s, text in fix.edits)) for fix in finding.fixes]
+    return replace(finding, span=log.span_to_new(finding.span), related=related, fixes=fixes)
+
+
+__all__ = ["PositionLog", "anchors", "carries", "inert_edit", "moved", "touches"]

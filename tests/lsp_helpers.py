@@ -64,9 +64,25 @@ async def wait_notification(client: LanguageClient, method: str, predicate: Any 
     return await asyncio.wait_for(find(), TIMEOUT)
 
 
+def pulls(client: LanguageClient) -> bool:
+    """The client's capabilities ask for pull diagnostics (the server then does not push)."""
+    capabilities = client.capabilities
+    return bool(capabilities and capabilities.text_document and capabilities.text_document.diagnostic is not None)
+
+
+async def pull_diagnostics(client: LanguageClient, uri: str) -> list[lsp.Diagnostic]:
+    report = await asyncio.wait_for(client.text_document_diagnostic_async(
+        lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(uri))), TIMEOUT)
+    assert isinstance(report, lsp.RelatedFullDocumentDiagnosticReport)
+    return list(report.items)
+
+
 async def wait_diagnostics(client: LanguageClient, uri: str, version: int | None = None,
                            after: int = 0) -> list[lsp.Diagnostic]:
-    """The diagnostics published for `uri` (at `version`, when given) after the mark `after`."""
+    """The diagnostics published for `uri` (at `version`, when given) after the mark `after`; a
+    client that pulls diagnostics pulls them (the server answers for the latest version it has)."""
+    if pulls(client):
+        return await pull_diagnostics(client, uri)
     params = await wait_notification(
         client, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
         lambda p: p.uri == uri and (version is None or p.version == version), after)

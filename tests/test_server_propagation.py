@@ -1,6 +1,8 @@
 """End-to-end: inlay hints, hover and "mark explicitly" for implied device types (pytest-lsp)."""
 from __future__ import annotations
 
+import asyncio
+
 import json
 import shutil
 import sys
@@ -402,9 +404,17 @@ async def test_source_files_are_watched_where_the_client_can(client: LanguageCli
 
 
 async def test_indexing_reports_progress_where_the_client_shows_it(client: LanguageClient) -> None:
-    await _open(client, "app.c")
+    """The workspace is indexed in the background from `initialized`, before any document is open."""
     window = client.capabilities.window  # type: ignore[attr-defined]
-    reports = [p for values in client.progress_reports.values() for p in values]
+
+    def reports() -> list:
+        return [p for values in client.progress_reports.values() for p in values]
+    for _ in range(500):
+        if reports() and getattr(reports()[-1], "kind", None) == "end":
+            break
+        await asyncio.sleep(0.01)
+    await _open(client, "app.c")
+    reports = reports()
     if window is not None and window.work_done_progress:
         kinds = [getattr(r, "kind", None) for r in reports]
         assert kinds[0] == "begin" and kinds[-1] == "end" and "report" in kinds

@@ -6,8 +6,8 @@ inside one becomes an internal error for that rule and file, and the rest still 
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Generator, Iterable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from ..diagnostics import CATALOGUE, Finding
 from ..directives.nodes import Directive
@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from ..regions import Regions
     from ..variants import Variants
 
+T = TypeVar("T")
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
 WorkspaceRuleFunc = Callable[["WorkspaceContext"], Iterable[tuple[str, Finding]]]
 
@@ -196,12 +197,28 @@ class RuleRun:
     internal_errors: list[str] = field(default_factory=list)
 
 
+def drain(steps: Generator[None, None, T]) -> T:
+    """Run steps (see `rule_steps`) to the end and return their result."""
+    while True:
+        try:
+            next(steps)
+        except StopIteration as done:
+            return done.value
+
+
 def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleRun:
+    return drain(rule_steps(ctx, disabled))
+
+
+def rule_steps(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> Generator[None, None, RuleRun]:
+    """`run_rules` one rule at a time: it yields after each rule, so that a caller (the server)
+    may do other work in between or stop when the result is no longer wanted."""
     _load(fortran=ctx.document.language.is_fortran)
     out = RuleRun()
     for r in REGISTRY:
         if all(code in disabled for code in r.codes):
             continue
+        yield
         try:
             for finding in r.func(ctx):
                 if finding.code not in r.codes:

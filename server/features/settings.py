@@ -1,0 +1,54 @@
+"""Initialisation and settings: initializationOptions, workspace/configuration, didChangeConfiguration."""
+from __future__ import annotations
+
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+
+from .sync import watch_source_files
+
+if TYPE_CHECKING:
+    from omp_lsp.server.lsp import OmpLanguageServer
+
+log = logging.getLogger("omp_lsp.server")
+
+
+def _pulls_configuration(ls: OmpLanguageServer) -> bool:
+    workspace = ls.client_capabilities.workspace
+    return bool(workspace is not None and workspace.configuration)
+
+
+async def _pull_configuration(ls: OmpLanguageServer) -> None:
+    """Ask the client for the `omp-lsp` section (workspace/configuration)."""
+    try:
+        found = await ls.workspace_configuration_async(
+            lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="omp-lsp")]))
+    except Exception:   # a client that fails the request keeps the settings it sent before
+        log.exception("workspace/configuration failed")
+        return
+    if found and isinstance(found[0], dict):
+        ls.configure(found[0])
+
+
+def register(server: OmpLanguageServer) -> None:
+    @server.feature(lsp.INITIALIZE)
+    def initialize(ls: OmpLanguageServer, params: lsp.InitializeParams) -> None:
+        ls.configure(params.initialization_options)
+
+    @server.feature(lsp.INITIALIZED)
+    async def initialized(ls: OmpLanguageServer, params: lsp.InitializedParams) -> None:
+        await watch_source_files(ls)
+        if _pulls_configuration(ls):
+            await _pull_configuration(ls)
+        ls.start_indexing()   # in the background, before any document is opened
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+    async def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:
+        settings = params.settings
+        ours = isinstance(settings, dict) and ("omp-lsp" in settings or "ompLsp" in settings)
+        if not ours and _pulls_configuration(ls):
+            await _pull_configuration(ls)   # VS Code sends null and expects the server to ask
+        else:
+            ls.configure(settings)
+        ls.refresh_hints()   # the mode changes every hint's label

@@ -1,0 +1,132 @@
+"""Document synchronisation: open, incremental change, close, and files changed on disk."""
+from __future__ import annotations
+
+import logging
+import os
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+from omp_lsp.analysis.incremental import anchors
+from omp_lsp.analysis.syntax import (
+    SOURCE_EXTENSIONS,
+    Document,
+    Span,
+    TextEdit,
+    language_for_id,
+    language_for_path,
+)
+from omp_lsp.server.open_documents import OpenDocument
+from pygls.uris import to_fs_path
+
+if TYPE_CHECKING:
+    from omp_lsp.server.lsp import OmpLanguageServer
+
+log = logging.getLogger("omp_lsp.server")
+
+
+def _anchors(ls: OmpLanguageServer, state: OpenDocument) -> list[Span]:
+    """The spans of the document's analysis that findings end at, other files' included."""
+    own = ls.results.get(state.path) or ls.analyses.get(state.path)
+    spans = anchors(own.findings) if own is not None else []
+    for path, result in ls.results.items():
+        if path != state.path:
+            spans.extend(anchors(result.findings, state.path))
+    return spans
+
+
+def register(server: OmpLanguageServer) -> None:
+    @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+    def did_open(ls: OmpLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        path = ls.path_of(item.uri)
+        language = language_for_id(item.language_id, to_fs_path(item.uri) or item.uri) or language_for_path(path)
+        if language is None:
+            return
+        previous = ls.open.pop(item.uri, None)
+        if previous is not None:
+            previous.closed = True
+        state = ls.open[item.uri] = OpenDocument(item.uri, path, Document(item.text, language, item.version))
+        ls.start_indexing()   # (done from `initialized`; a client that opens first starts it here)
+        ls.schedule(state)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def did_change(ls: OmpLanguageServer, params: lsp.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        state = ls.open.get(uri)
+        if state is None:
+            log.warning("didChange for a document that is not open: %s", uri)
+            return
+        spans = _anchors(ls, state) if state.exact else []
+        try:
+            for change in params.content_changes:
+                if isinstance(change, lsp.TextDocumentContentChangePartial):
+                    edit = TextEdit((change.range.start.line, change.range.start.character),
+                                    (change.range.end.line, change.range.end.character), change.text)
+                else:
+                    edit = TextEdit(None, None, change.text)
+                old = state.doc.source
+                state.doc.apply(edit, ls.encoding)
+                assert state.doc.last_change is not None
+                state.edited(old, state.doc.last_change, ls.options.openmp_version, spans)
+            state.doc.version = params.text_document.version
+        except Exception:
+            log.exception("could not apply the change to %s; reloading from the client's copy", uri)
+            text = ls.workspace.get_text_document(uri).source
+            state.doc = Document(text, state.doc.language, params.text_document.version)
+            state.exact = False
+        if state.exact:   # inert edits: the same findings, moved
+            ls.publish_all(uri)
+        else:
+            ls.schedule(state)
+
+    @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+    def did_close(ls: OmpLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        state = ls.open.pop(uri, None)
+        if state is None:
+            return
+        state.closed = True
+        ls.published.pop(uri, None)
+        if not ls.pulls_diagnostics:
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        # The workspace goes back to the file on disk (or forgets it if it is not there).
+        if os.path.isfile(state.path):
+            ls.index_file(state.path)
+        else:
+            ls.analyses.pop(state.path, None)
+        ls.update_results()
+
+    @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+    def did_change_watched_files(ls: OmpLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
+        """A closed source file changed, appeared or went away on disk: read it again (open documents
+        are the editor's: their disk copies do not count) and republish what the change affects."""
+        open_paths = {state.path for state in ls.open.values()}
+        changed = False
+        for event in params.changes:
+            path = ls.path_of(event.uri)
+            if path in open_paths or language_for_path(path) is None:
+                continue
+            if event.type == lsp.FileChangeType.Deleted:
+                changed = ls.analyses.pop(path, None) is not None or changed
+            else:
+                ls.index_file(path)
+                changed = True
+        if changed:
+            ls.update_results()
+
+
+async def watch_source_files(ls: OmpLanguageServer) -> None:
+    """Ask the client to report changes to the workspace's source files on disk (closed files
+    take part in the cross-file rules and propagation)."""
+    workspace = ls.client_capabilities.workspace
+    watched = workspace.did_change_watched_files if workspace is not None else None
+    if watched is None or not watched.dynamic_registration:
+        return
+    extensions = ",".join(sorted(ext.lstrip(".") for ext in SOURCE_EXTENSIONS))
+    options = lsp.DidChangeWatchedFilesRegistrationOptions(
+        watchers=[lsp.FileSystemWatcher(glob_pattern=f"**/*.{{{extensions}}}")])
+    try:
+        await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[lsp.Registration(
+            id="omp-lsp-sources", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
+    except Exception:   # a client that refuses keeps the files as they were read
+        log.exception("could not register file watchers")
