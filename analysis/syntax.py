@@ -263,7 +263,8 @@ class Document:
         """A copy that later edits of this document leave alone (an analysis keeps the text it read)."""
         copy = Document(self.source, self.language, self.version)
         copy.lines = self.lines
-        copy._tree = self._tree.copy() if self._tree is not None else None
+        tree = self.tree   # parsed here first: later edits of this document then reparse incrementally
+        copy._tree = tree.copy() if tree is not None else None
         return copy
 
     @property

@@ -9,7 +9,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
-from omp_lsp.analysis.incremental import PositionLog, anchors, carries, inert_edit, moved, touches
+from omp_lsp.analysis.incremental import (
+    PositionLog,
+    anchors,
+    carries,
+    inert_edit,
+    moved,
+    touches,
+)
 from omp_lsp.analysis.syntax import ByteEdit, TextEdit
 from omp_lsp.analysis.workspace import analyze_workspace
 
@@ -143,5 +150,5 @@ def test_position_log_moves_both_ways() -> None:
     assert [log.to_new(x) for x in (5, 10, 15, 18, 19, 30)] == [5, 12, 17, 20, 20, 28]
     assert log.to_new(10, end=True) == 10 and log.span_to_new((10, 10)) == (12, 12)
     assert [log.to_old(x) for x in (5, 11, 12, 17, 20, 21, 28)] == [5, 10, 10, 15, 18, 23, 30]
-    assert Counter(log.to_old(log.to_new(x)) for x in range(0, 40) if not 18 <= x < 23) == \
-        Counter(x for x in range(0, 40) if not 18 <= x < 23)
+    assert Counter(log.to_old(log.to_new(x)) for x in range(40) if not 18 <= x < 23) == \
+        Counter(x for x in range(40) if not 18 <= x < 23)
