@@ -35,7 +35,9 @@ from omp_lsp.server.sources import (
     read_document,
     walk,
 )
+from pygls.exceptions import JsonRpcException
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import from_fs_path, to_fs_path
 
 from omp_lsp import __version__
@@ -49,9 +51,36 @@ INDEX_REPORT_EVERY = 20          # files between progress reports
 T = TypeVar("T")
 
 
+_ANSWERED = object()   # a malformed message already dealt with (see OmpProtocol)
+
+
+class OmpProtocol(LanguageServerProtocol):
+    """pygls' protocol, answering a request whose params do not fit the method with an error
+    response (pygls would show a message and leave the client waiting) and dropping a malformed
+    notification with a log line."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as err:
+            if "method" not in data:
+                raise
+            log.warning("malformed %s message: %s", data.get("method"), err.message)
+            if "id" in data:
+                self._send_response(data["id"], error=lsp.ResponseError(code=err.code, message=(
+                    f"{err.message}: the params do not fit {data.get('method')}")))
+            return _ANSWERED
+
+    def handle_message(self, message: Any) -> None:
+        if message is not _ANSWERED:
+            super().handle_message(message)
+
+
 class OmpLanguageServer(LanguageServer):
     def __init__(self) -> None:
-        super().__init__("omp-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental)
+        super().__init__("omp-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
+                         protocol_cls=OmpProtocol)
+        self.shutdown_received = False   # the exit code: 0 after `shutdown`, 1 without (the protocol's rule)
         self.open: dict[str, OpenDocument] = {}             # uri -> open document
         self.options = Options()
         self.analyses: dict[str, FileAnalysis] = {}     # workspace files and open documents, by path
@@ -439,9 +468,10 @@ _register()
 
 
 def start(tcp: int | None = None, host: str = "127.0.0.1", **_: Any) -> int:
+    """Serve until `exit` or the end of the connection: 0 after `shutdown`, else 1."""
     logging.basicConfig(level=logging.WARNING, format="omp-lsp: %(levelname)s: %(message)s")
     if tcp is not None:
         server.start_tcp(host, tcp)
     else:
         server.start_io()
-    return 0
+    return 0 if server.shutdown_received else 1

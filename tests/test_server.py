@@ -1,12 +1,16 @@
-"""End-to-end: the real server over stdio, driven by pytest-lsp."""
+"""End-to-end: the real server over stdio, driven by pytest-lsp with the VS Code and the Neovim
+client capability profiles (VS Code's is pushed diagnostics, Neovim 0.11's pulls them)."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
+import pytest
 import pytest_lsp
 from lsp_helpers import (
     answer_requests,
+    mark,
+    pulls,
     record_notifications,
     wait_diagnostics,
     wait_notification,
@@ -19,13 +23,15 @@ URI = "file:///work/demo.c"
 F_URI = "file:///work/demo.f90"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
-async def client(lsp_client: LanguageClient, tmp_path: Path):
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=["visual-studio-code", "neovim"])
+async def client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
     record_notifications(lsp_client)
     answer_requests(lsp_client)
     # an empty workspace folder: the documents below exist only in the editor
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"), root_uri=from_fs_path(str(tmp_path))))
+    result = await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(tmp_path))))
+    lsp_client.encoding = result.capabilities.position_encoding or "utf-16"  # type: ignore[attr-defined]
     yield
     await lsp_client.shutdown_session()
 
@@ -33,6 +39,16 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
 async def _wait(client: LanguageClient, uri: str, version: int) -> list[lsp.Diagnostic]:
     """The diagnostics published for `uri` at `version` (other documents and versions are skipped)."""
     return await wait_diagnostics(client, uri, version)
+
+
+def _units(client: LanguageClient, text: str) -> int:
+    """The length of `text` in the position encoding the server chose (Neovim 0.11 offers UTF-8)."""
+    encoding = client.encoding  # type: ignore[attr-defined]
+    if encoding == "utf-8":
+        return len(text.encode())
+    if encoding == "utf-32":
+        return len(text)
+    return len(text.encode("utf-16-le")) // 2
 
 
 def _open(client: LanguageClient, uri: str, text: str, language: str = "c") -> None:
@@ -84,9 +100,9 @@ async def test_utf16_columns_after_non_ascii(client: LanguageClient) -> None:
     diags = await _wait(client, URI, 1)
     assert len(diags) == 1
     line = text.splitlines()[1]
-    utf16_col = len(line[:line.index("privte")].encode("utf-16-le")) // 2
-    assert diags[0].range.start.character == utf16_col
-    assert diags[0].range.end.character == utf16_col + len("privte")
+    column = _units(client, line[:line.index("privte")])
+    assert diags[0].range.start.character == column
+    assert diags[0].range.end.character == column + len("privte")
 
 
 async def test_fortran_document(client: LanguageClient) -> None:
@@ -109,9 +125,84 @@ async def test_server_survives_bad_requests(client: LanguageClient) -> None:
     assert [d.code for d in await _wait(client, F_URI, 1)] == ["OMP001"]
 
 
-async def test_huge_document_is_not_analysed_and_the_user_is_told(client: LanguageClient) -> None:
-    text = "#pragma omp targte\n" + "int x;\n" * 1_500_000
+async def test_a_fifty_megabyte_document_is_skipped_with_a_notice(client: LanguageClient) -> None:
+    text = "#pragma omp targte\n" + "int x; /* é */\n" * 3_200_000
+    assert len(text.encode()) > 50_000_000
     _open(client, URI, text)
     message = await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE)
-    assert "larger than" in message.message
+    assert "larger than" in message.message and "diagnostics are off" in message.message
     assert await _wait(client, URI, 1) == []
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(URI), lsp.Position(0, 9)))
+    assert hover is None
+    # the server goes on with other documents
+    _open(client, F_URI, "program p\n!$omp paralel\nend program\n", "fortran")
+    assert [d.code for d in await _wait(client, F_URI, 1)] == ["OMP001"]
+
+
+async def test_typing_in_a_comment_moves_the_diagnostics(client: LanguageClient) -> None:
+    """An inert edit (text typed into a comment, blanks in a directive) publishes the same
+    findings at their new places for the new version, UTF-16 columns after non-ASCII text included."""
+    text = "/* ü */ void g(int n) { /* 𝒳 */\n#pragma omp parallel /* 😀 */ privte(n)\n{}\n}\n"
+    _open(client, URI, text)
+    [before] = await _wait(client, URI, 1)
+    inside = _units(client, "#pragma omp parallel /* ")
+    _change(client, URI, 2, (1, inside), (1, inside), "é𝒳 ")   # inside the comment on the pragma line
+    [after] = await _wait(client, URI, 2)
+    assert (after.range.start.line, after.range.start.character) == \
+        (1, before.range.start.character + _units(client, "é𝒳 "))
+    _change(client, URI, 3, (0, 3), (0, 3), "\n")             # a new line inside the first comment
+    [moved] = await _wait(client, URI, 3)
+    assert (moved.range.start.line, moved.range.start.character) == (2, after.range.start.character)
+    assert (moved.code, moved.message) == (before.code, before.message)
+    _change(client, URI, 4, (2, 12), (2, 12), " ")            # a blank between directive name and clause
+    [spaced] = await _wait(client, URI, 4)
+    assert spaced.range.start.character == moved.range.start.character + 1
+
+
+async def test_a_burst_of_edits_is_analysed_once_for_its_last_version(client: LanguageClient) -> None:
+    """Analyses of superseded versions are dropped: diagnostics never go back to an older version,
+    and the last version's are what the client ends with."""
+    body = "".join(f"void f{k}(int n, double *a) {{\n#pragma omp target teams map(tofrom: a[0:n])\n"
+                   f"  for (int i = 0; i < n; i++) a[i] += {k};\n}}\n" for k in range(1500))
+    _open(client, URI, body)
+    await _wait(client, URI, 1)
+    start = mark(client)
+    for version in range(2, 8):   # a clause name typed letter by letter: every edit changes the directive
+        _change(client, URI, version, (1, 44 + version - 2), (1, 44 + version - 2), "privte("[version - 2])
+    diags = await _wait(client, URI, 7)
+    assert [d.code for d in diags] == ["OMP002"]
+    if not pulls(client):
+        published = [p.version for name, p in client.seen[start:]  # type: ignore[attr-defined]
+                     if name == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS and p.uri == URI]
+        assert published == sorted(published) and published[-1] == 7 and len(published) < 6
+
+
+async def test_pulled_diagnostics_report_unchanged_until_they_change(client: LanguageClient) -> None:
+    """Neovim 0.11 pulls; a client that takes pushed diagnostics may pull as well."""
+    _open(client, URI, SOURCE)
+    request = lsp.DocumentDiagnosticParams(text_document=lsp.TextDocumentIdentifier(URI))
+    first = await client.text_document_diagnostic_async(request)
+    assert isinstance(first, lsp.RelatedFullDocumentDiagnosticReport) and [d.code for d in first.items] == ["OMP002"]
+    request.previous_result_id = first.result_id
+    again = await client.text_document_diagnostic_async(request)
+    assert isinstance(again, lsp.RelatedUnchangedDocumentDiagnosticReport) and again.result_id == first.result_id
+    col = SOURCE.splitlines()[1].index("privte")
+    _change(client, URI, 2, (1, col + 4), (1, col + 4), "a")
+    fixed = await client.text_document_diagnostic_async(request)
+    assert isinstance(fixed, lsp.RelatedFullDocumentDiagnosticReport) and list(fixed.items) == []
+    pushed = [name for name, _ in client.seen if name == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS]  # type: ignore
+    assert (pushed == []) == pulls(client)   # pushed or pulled, never both
+
+
+async def test_quick_fix_from_the_diagnostic(client: LanguageClient) -> None:
+    _open(client, URI, SOURCE)
+    [diagnostic] = await _wait(client, URI, 1)
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(URI), diagnostic.range, lsp.CodeActionContext(diagnostics=[diagnostic])))
+    [fix] = [a for a in actions or [] if isinstance(a, lsp.CodeAction) and a.kind == lsp.CodeActionKind.QuickFix]
+    assert fix.edit is not None and fix.edit.changes is not None
+    [edit] = fix.edit.changes[URI]
+    assert edit.new_text == "private"
+    _change(client, URI, 2, (edit.range.start.line, edit.range.start.character),
+            (edit.range.end.line, edit.range.end.character), edit.new_text)
+    assert await _wait(client, URI, 2) == []

@@ -1,4 +1,5 @@
-"""Initialisation and settings: initializationOptions, workspace/configuration, didChangeConfiguration."""
+"""The session: initialisation, settings (initializationOptions, workspace/configuration,
+didChangeConfiguration), shutdown."""
 from __future__ import annotations
 
 import logging
@@ -42,6 +43,12 @@ def register(server: OmpLanguageServer) -> None:
         if _pulls_configuration(ls):
             await _pull_configuration(ls)
         ls.start_indexing()   # in the background, before any document is opened
+
+    @server.feature(lsp.SHUTDOWN)
+    def shutdown(ls: OmpLanguageServer, params: None) -> None:
+        ls.shutdown_received = True
+        for state in ls.open.values():   # analyses under way are not wanted any more
+            state.closed = True
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
     async def did_change_configuration(ls: OmpLanguageServer, params: lsp.DidChangeConfigurationParams) -> None:

@@ -13,11 +13,12 @@ def main(argv: list[str] | None = None) -> int:
     # The program ends here. A check leaves a few million small objects behind, and freeing them
     # one by one at interpreter exit costs a tenth of a second on large files: output is flushed
     # and no file is open, so leave at once.
-    try:
-        sys.stdout.flush()
-        sys.stderr.flush()
-    except (BrokenPipeError, ValueError):
-        code = code or 1
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            if not stream.closed:   # the server closes stdout when it exits
+                stream.flush()
+        except (BrokenPipeError, ValueError):
+            code = code or 1
     os._exit(code)
 
 
