@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from .directives.nodes import Clause, Directive
+from .directives.nodes import Clause, Directive, TraitProperty
 from .directives.parser import allowed_in, version_text
 from .directives.tables import CLAUSES, DIRECTIVES
-from .directives.traits import SETS_BY_NAME
+from .directives.traits import EXPR, SETS_BY_NAME, SelectorSpec, known_arch, known_isa
 from .syntax import Span
 
 if TYPE_CHECKING:
@@ -84,7 +84,32 @@ def _clause(ctx: FileContext, d: Directive, c: Clause, offset: int) -> tuple[Spa
                     values = f"\n\nProperties: {', '.join(sorted(sspec.values))}" if sspec.values else ""
                     return sel.name_span, (f"**{sel.name}** — selector of the {s.name} set, "
                                            f"{_since(sspec.since)}{values}")
+                for prop in sel.properties:
+                    if _inside(prop.span, offset) and sspec is not None:
+                        return prop.span, _property(s.name, sel.name, sspec, prop)
     return None
+
+
+_KNOWN_BY_NAME = {"arch": known_arch, "isa": known_isa}
+
+
+def _property(set_name: str, selector: str, sspec: SelectorSpec, prop: TraitProperty) -> str:
+    """A trait property: whose it is and whether the toolchains know it."""
+    text = f"**{prop.text}** — property of the {selector} selector ({set_name} set)"
+    key = prop.name.lower() if prop.name else None
+    if sspec.properties == EXPR:
+        return text + "\n\nAn expression, evaluated where the variant is chosen."
+    if key is None or prop.is_string:
+        return text
+    if sspec.values:
+        known = key in sspec.values
+        return text + ("\n\nOne of the values the OpenMP Additional Definitions document lists." if known else
+                       f"\n\nNot one of the listed values: {', '.join(sorted(sspec.values))}.")
+    check = _KNOWN_BY_NAME.get(selector)
+    if check is not None:
+        return text + ("\n\nA name the clang or gcc toolchains match." if check(key) else
+                       "\n\nNot a name omp-lsp knows any toolchain to match (OMP362): this variant may never be chosen.")
+    return text
 
 
 __all__ = ["describe"]

@@ -64,6 +64,16 @@ async def wait_notification(client: LanguageClient, method: str, predicate: Any 
     return await asyncio.wait_for(find(), TIMEOUT)
 
 
+async def wait_indexed(client: LanguageClient) -> None:
+    """Until the server's workspace index is complete (its work-done progress ended): until
+    then a pushing server publishes a document's own findings without the cross-file ones."""
+    async def ended() -> None:
+        while not any(getattr(report, "kind", None) == "end"
+                      for reports in client.progress_reports.values() for report in reports):
+            await asyncio.sleep(0.01)
+    await asyncio.wait_for(ended(), TIMEOUT)
+
+
 def pulls(client: LanguageClient) -> bool:
     """The client's capabilities ask for pull diagnostics (the server then does not push)."""
     capabilities = client.capabilities

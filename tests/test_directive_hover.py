@@ -54,3 +54,33 @@ def test_context_selector_parts() -> None:
 
 def test_outside_directives_nothing() -> None:
     assert _hover("run") is None
+
+
+PROPERTIES = """\
+void g(void);
+#pragma omp declare variant(g) match(device={kind(gpu), arch(nvptx64), isa(warp9)}, \\
+    implementation={vendor(acme)}, user={condition(1 > 0)})
+void f(void);
+"""
+
+
+def _property(word: str) -> str | None:
+    result = analyze(Document(PROPERTIES, Language.C), Options(openmp_version=51))
+    assert result.context is not None
+    found = describe(result.context, PROPERTIES.index(word) + 1)
+    if found is None:
+        return None
+    span, text = found
+    assert PROPERTIES.encode()[span[0]:span[1]].decode() == word
+    return text
+
+
+def test_trait_properties_say_whose_they_are_and_whether_they_are_known() -> None:
+    assert _property("gpu") == ("**gpu** — property of the kind selector (device set)\n\n"
+                                "One of the values the OpenMP Additional Definitions document lists.")
+    assert "A name the clang or gcc toolchains match." in (_property("nvptx64") or "")
+    assert "(OMP362)" in (_property("warp9") or "")
+    vendor = _property("acme") or ""
+    assert vendor.startswith("**acme** — property of the vendor selector (implementation set)")
+    assert "Not one of the listed values:" in vendor and "llvm" in vendor
+    assert "An expression" in (_property("1 > 0") or "")

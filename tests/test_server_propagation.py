@@ -47,12 +47,13 @@ async def client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.Fix
     await lsp_client.shutdown_session()
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
-async def flang_client(lsp_client: LanguageClient, tmp_path: Path):
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=["visual-studio-code", "neovim"])
+async def flang_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
     folder = tmp_path / "ws"
     shutil.copytree(CASE, folder)
     lsp_client.folder = folder  # type: ignore[attr-defined]
-    await _start(lsp_client, folder, "visual-studio-code", {"propagation": "flang"})
+    await _start(lsp_client, folder, request.param, {"propagation": "flang"})
     yield
     await lsp_client.shutdown_session()
 
@@ -271,8 +272,9 @@ async def test_an_edit_that_changes_propagation_asks_for_fresh_hints(client: Lan
     assert (client.refreshes > before) == bool(refresh and refresh.refresh_support)  # type: ignore[attr-defined]
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
-async def project_client(lsp_client: LanguageClient, tmp_path: Path):
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=["visual-studio-code", "neovim"])
+async def project_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
     """A folder with a project file; the client answers workspace/configuration with flang mode."""
     folder = tmp_path / "ws"
     shutil.copytree(CASE, folder)
@@ -280,7 +282,7 @@ async def project_client(lsp_client: LanguageClient, tmp_path: Path):
     (folder / ".omp-lsp.toml").write_text('openmp-version = "5.2"\nseverity = { OMP007 = "error" }\n')
     lsp_client.folder = folder  # type: ignore[attr-defined]
     lsp_client.set_configuration({"propagation": "flang"}, section="omp-lsp")
-    await _start(lsp_client, folder, "visual-studio-code")
+    await _start(lsp_client, folder, request.param)
     yield
     await lsp_client.shutdown_session()
 

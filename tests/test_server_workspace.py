@@ -5,8 +5,17 @@ import shutil
 import sys
 from pathlib import Path
 
+import pytest
 import pytest_lsp
-from lsp_helpers import answer_requests, mark, record_notifications, wait_diagnostics
+from lsp_helpers import (
+    answer_requests,
+    mark,
+    pulls,
+    record_notifications,
+    wait_diagnostics,
+    wait_indexed,
+    wait_notification,
+)
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -14,8 +23,12 @@ from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 CASE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp155_interface_mismatch"
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
-async def client(lsp_client: LanguageClient, tmp_path: Path):
+PROFILES = ["visual-studio-code", "neovim"]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=PROFILES)
+async def client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
     folder = tmp_path / "ws"
     shutil.copytree(CASE, folder)
     (folder / "notes.txt").write_text("not a source file\n")
@@ -24,8 +37,9 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     record_notifications(lsp_client)
     answer_requests(lsp_client)
     await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("neovim"), root_uri=from_fs_path(str(folder)),
+        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(folder)),
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    await wait_indexed(lsp_client)
     yield
     await lsp_client.shutdown_session()
 
@@ -70,8 +84,8 @@ async def test_fixing_the_other_file_republishes_this_one(client: LanguageClient
 
 async def test_a_closed_file_changed_on_disk_is_read_again(client: LanguageClient) -> None:
     folder: Path = client.folder  # type: ignore[attr-defined]
-    # (this client profile cannot register file watchers: it reports changes as editors with
-    # fixed watchers do; test_server_propagation checks the registration with VS Code's profile)
+    # (the change is reported whether or not the client registered the server's watcher, as
+    # editors with fixed watchers do; test_server_propagation checks the registration)
     main = _open(client, folder / "main.f90")
     assert len(await wait_diagnostics(client, main, 1)) == 3
     before = mark(client)
@@ -95,8 +109,9 @@ async def test_a_closed_file_changed_on_disk_is_read_again(client: LanguageClien
     assert sorted(d.range.start.line for d in diags if d.code == "OMP155") == [21]
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]))
-async def ignoring_client(lsp_client: LanguageClient, tmp_path: Path):
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=PROFILES)
+async def ignoring_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
     """The same workspace with kernels.f90 moved into a folder its .gitignore excludes."""
     folder = tmp_path / "ws"
     shutil.copytree(CASE, folder)
@@ -107,8 +122,9 @@ async def ignoring_client(lsp_client: LanguageClient, tmp_path: Path):
     record_notifications(lsp_client)
     answer_requests(lsp_client)
     await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities("neovim"), root_uri=from_fs_path(str(folder)),
+        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(folder)),
         workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    await wait_indexed(lsp_client)
     yield
     await lsp_client.shutdown_session()
 
@@ -119,3 +135,34 @@ async def test_gitignored_files_are_not_indexed(ignoring_client: LanguageClient)
     diags = await wait_diagnostics(ignoring_client, main, 1)
     # kernels.f90 is not read: only kern_e's mismatch (its definition is in main.f90) remains
     assert sorted(d.range.start.line for d in diags if d.code == "OMP155") == [21]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=PROFILES)
+async def early_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
+    """The workspace with a hundred more files to index; the test opens a document at once."""
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    for k in range(100):
+        (folder / f"extra{k}.f90").write_text(f"subroutine extra{k}(x)\n  real :: x\n  x = {k}.0\nend subroutine\n")
+    lsp_client.folder = folder  # type: ignore[attr-defined]
+    record_notifications(lsp_client)
+    answer_requests(lsp_client)
+    await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(folder)),
+        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_document_opened_while_indexing_gets_its_cross_file_findings(early_client: LanguageClient) -> None:
+    """Pushed: the document's own findings at once, the cross-file ones when the index is
+    complete (published again, same version). Pulled: the pull waits for the index."""
+    main = _open(early_client, early_client.folder / "main.f90")  # type: ignore[attr-defined]
+    if pulls(early_client):
+        diags = await wait_diagnostics(early_client, main, 1)
+    else:
+        params = await wait_notification(early_client, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS,
+                                         lambda p: p.uri == main and any(d.code == "OMP155" for d in p.diagnostics))
+        diags = list(params.diagnostics)
+    assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
