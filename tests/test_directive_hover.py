@@ -16,17 +16,17 @@ void run(void) {
 """
 
 
-def _hover(word: str, nth: int = 0, version: int = 51) -> str | None:
-    result = analyze(Document(C, Language.C), Options(openmp_version=version))
+def _hover(word: str, nth: int = 0, version: int = 51, source: str = C) -> str | None:
+    result = analyze(Document(source, Language.C), Options(openmp_version=version))
     assert result.context is not None
     at = -1
     for _ in range(nth + 1):
-        at = C.index(word, at + 1)
+        at = source.index(word, at + 1)
     found = describe(result.context, at + 1)
     if found is None:
         return None
     span, text = found
-    assert C.encode()[span[0]:span[1]].decode() == word
+    assert source.encode()[span[0]:span[1]].decode() == word
     return text
 
 
@@ -65,14 +65,7 @@ void f(void);
 
 
 def _property(word: str) -> str | None:
-    result = analyze(Document(PROPERTIES, Language.C), Options(openmp_version=51))
-    assert result.context is not None
-    found = describe(result.context, PROPERTIES.index(word) + 1)
-    if found is None:
-        return None
-    span, text = found
-    assert PROPERTIES.encode()[span[0]:span[1]].decode() == word
-    return text
+    return _hover(word, source=PROPERTIES)
 
 
 def test_trait_properties_say_whose_they_are_and_whether_they_are_known() -> None:

@@ -21,9 +21,16 @@ from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
 CASE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp155_interface_mismatch"
-
-
 PROFILES = ["visual-studio-code", "neovim"]
+
+
+async def _start(client: LanguageClient, folder: Path, profile: str) -> None:
+    client.folder = folder  # type: ignore[attr-defined]
+    record_notifications(client)
+    answer_requests(client)
+    await client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities(profile), root_uri=from_fs_path(str(folder)),
+        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
@@ -33,12 +40,7 @@ async def client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.Fix
     shutil.copytree(CASE, folder)
     (folder / "notes.txt").write_text("not a source file\n")
     (folder / "blob.f90").write_bytes(b"\0\1\2 binary")
-    lsp_client.folder = folder  # type: ignore[attr-defined]
-    record_notifications(lsp_client)
-    answer_requests(lsp_client)
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(folder)),
-        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    await _start(lsp_client, folder, request.param)
     await wait_indexed(lsp_client)
     yield
     await lsp_client.shutdown_session()
@@ -118,12 +120,7 @@ async def ignoring_client(lsp_client: LanguageClient, tmp_path: Path, request: p
     (folder / "generated").mkdir()
     (folder / "kernels.f90").rename(folder / "generated" / "kernels.f90")
     (folder / ".gitignore").write_text("# build products\n/generated/\n!keep.f90\n")
-    lsp_client.folder = folder  # type: ignore[attr-defined]
-    record_notifications(lsp_client)
-    answer_requests(lsp_client)
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(folder)),
-        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    await _start(lsp_client, folder, request.param)
     await wait_indexed(lsp_client)
     yield
     await lsp_client.shutdown_session()
@@ -145,12 +142,7 @@ async def early_client(lsp_client: LanguageClient, tmp_path: Path, request: pyte
     shutil.copytree(CASE, folder)
     for k in range(100):
         (folder / f"extra{k}.f90").write_text(f"subroutine extra{k}(x)\n  real :: x\n  x = {k}.0\nend subroutine\n")
-    lsp_client.folder = folder  # type: ignore[attr-defined]
-    record_notifications(lsp_client)
-    answer_requests(lsp_client)
-    await lsp_client.initialize_session(lsp.InitializeParams(
-        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(folder)),
-        workspace_folders=[lsp.WorkspaceFolder(uri=from_fs_path(str(folder)) or "", name="ws")]))
+    await _start(lsp_client, folder, request.param)
     yield
     await lsp_client.shutdown_session()
 
