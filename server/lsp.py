@@ -52,6 +52,7 @@ T = TypeVar("T")
 
 
 _ANSWERED = object()   # a malformed message already dealt with (see OmpProtocol)
+_FAILED = object()     # an analysis that raised
 
 
 class OmpProtocol(LanguageServerProtocol):
@@ -296,17 +297,24 @@ class OmpLanguageServer(LanguageServer):
                 return inflight.exact and not state.closed and self.options is options
             result = await self.steps(analysis_steps(snapshot, options, state.path), wanted)
             state.inflight = None
+            if result is _FAILED:   # logged; the file reports nothing rather than retrying forever
+                self.analyses.pop(state.path, None)
+                state.exact, state.log = True, PositionLog()
+                break
             if result is None:
-                continue
-            if not carries(anchors(result.findings), inflight.log.edits):
                 continue
             self.analyses[state.path] = result
             state.log, state.exact = inflight.log, True
+            self.compute_results()
+            if not carries(self.anchors(state), state.log.edits):   # a finding ends at an edit made meanwhile
+                state.exact = False
         if not state.closed:
-            self.update_results(state.uri)
+            self.compute_results()
+            self.publish_all(state.uri)
 
-    async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | None:
-        """Run analysis steps, serving other messages between them; None when no longer `wanted`."""
+    async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | object | None:
+        """Run analysis steps, serving other messages between them: the result, None when it is no
+        longer `wanted`, `_FAILED` when the analysis raised (a bug, logged)."""
         try:
             while True:
                 next(steps)
@@ -315,16 +323,18 @@ class OmpLanguageServer(LanguageServer):
                     steps.close()
                     return None
         except StopIteration as done:
-            return done.value  # type: ignore[no-any-return]
+            return done.value
         except Exception:   # the server never dies on an analysis bug
             log.exception("analysis failed")
-            return None
+            return _FAILED
 
-    def update_results(self, changed: str | None = None) -> None:
-        """Cross-file rules over every analysis (once the index is complete), then publish
-        `changed` and every other open document whose diagnostics changed."""
+    def compute_results(self) -> None:
+        """The device graph brought up to date with every analysis (hints, hover and navigation
+        read it), and the cross-file rules over all of them once the index is complete (before, a
+        missing file would look like a missing definition)."""
         generation = self.graph.generation
         try:
+            self.graph.sync({path: a.context for path, a in self.analyses.items() if a.context is not None})
             if self.indexed:
                 self.results = cross_file(self.analyses, self.options, self.graph, self.database)
             else:
@@ -332,9 +342,24 @@ class OmpLanguageServer(LanguageServer):
         except Exception:  # the server never dies on an analysis bug
             log.exception("cross-file analysis failed")
             self.results = dict(self.analyses)
-        self.publish_all(changed)
         if generation and self.graph.generation != generation:
             self.refresh_hints()   # other documents' hints and chains may have changed
+
+    def update_results(self, changed: str | None = None) -> None:
+        """`compute_results`, then publish `changed` and every other open document whose
+        diagnostics changed."""
+        self.compute_results()
+        self.publish_all(changed)
+
+    def anchors(self, state: OpenDocument) -> list[Span]:
+        """The spans of the document's analysis that findings end at, other files' findings included
+        (an edit at one of them cannot be carried over: see incremental.touches)."""
+        own = self.results.get(state.path) or self.analyses.get(state.path)
+        spans = anchors(own.findings) if own is not None else []
+        for path, result in self.results.items():
+            if path != state.path:
+                spans.extend(anchors(result.findings, state.path))
+        return spans
 
     async def ready(self, uri: str) -> OpenDocument | None:
         """The open document, once its analysis describes its live text (positions through the

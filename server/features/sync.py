@@ -6,11 +6,9 @@ import os
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.incremental import anchors
 from omp_lsp.analysis.syntax import (
     SOURCE_EXTENSIONS,
     Document,
-    Span,
     TextEdit,
     language_for_id,
     language_for_path,
@@ -22,16 +20,6 @@ if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer
 
 log = logging.getLogger("omp_lsp.server")
-
-
-def _anchors(ls: OmpLanguageServer, state: OpenDocument) -> list[Span]:
-    """The spans of the document's analysis that findings end at, other files' included."""
-    own = ls.results.get(state.path) or ls.analyses.get(state.path)
-    spans = anchors(own.findings) if own is not None else []
-    for path, result in ls.results.items():
-        if path != state.path:
-            spans.extend(anchors(result.findings, state.path))
-    return spans
 
 
 def register(server: OmpLanguageServer) -> None:
@@ -56,7 +44,7 @@ def register(server: OmpLanguageServer) -> None:
         if state is None:
             log.warning("didChange for a document that is not open: %s", uri)
             return
-        spans = _anchors(ls, state) if state.exact else []
+        spans = ls.anchors(state) if state.exact else []
         try:
             for change in params.content_changes:
                 if isinstance(change, lsp.TextDocumentContentChangePartial):
