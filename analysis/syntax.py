@@ -282,11 +282,11 @@ class Document:
     def apply(self, edit: TextEdit, encoding: Encoding = "utf-16", version: int | None = None) -> Span:
         new = edit.text.encode("utf-8", "surrogatepass")
         if edit.start is None or edit.end is None:
+            self.last_change = ByteEdit(0, len(self.source), len(new))
             self.source = new
             self.lines = LineIndex(new)
             self._tree = None
             self.version = version if version is not None else self.version
-            self.last_change = ByteEdit(0, len(self.source), len(new))
             return 0, len(new)
         start = self.lines.offset(*edit.start, encoding)
         old_end = max(start, self.lines.offset(*edit.end, encoding))

@@ -291,7 +291,7 @@ class OmpLanguageServer(LanguageServer):
                 break
             snapshot = state.doc.snapshot()
             options = self.options
-            inflight = state.inflight = Inflight(snapshot.version)
+            inflight = state.inflight = Inflight()
 
             def wanted(inflight: Inflight = inflight, options: Options = options) -> bool:
                 return inflight.exact and not state.closed and self.options is options

@@ -20,8 +20,7 @@ MAX_LOGGED_EDITS = 64   # then the next edit is analysed afresh: moving position
 class Inflight:
     """An analysis being made of a snapshot of the text, and the edits made since it was taken."""
 
-    def __init__(self, version: int | None) -> None:
-        self.version = version
+    def __init__(self) -> None:
         self.log = PositionLog()
         self.exact = True        # every edit since the snapshot is inert
 
@@ -42,7 +41,8 @@ class OpenDocument:
     def edited(self, old: bytes, edit: ByteEdit, openmp_version: int, anchors: list[Span]) -> None:
         """Record one applied edit. `anchors`: spans of the file's analysis (base positions) that
         findings end at; an edit at one of them cannot be carried over (see incremental.touches)."""
-        inert = inert_edit(old, self.doc.source, edit, self.doc.language, openmp_version)
+        wanted = self.exact or (self.inflight is not None and self.inflight.exact)
+        inert = wanted and inert_edit(old, self.doc.source, edit, self.doc.language, openmp_version)
         if self.inflight is not None:   # anchors are checked when that analysis is in
             self.inflight.exact = self.inflight.exact and inert and len(self.inflight.log) < MAX_LOGGED_EDITS
             self.inflight.log.add(edit)

@@ -8,6 +8,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from omp_lsp.analysis.syntax import (
+    ByteEdit,
     Document,
     Language,
     LineIndex,
@@ -465,3 +466,14 @@ def test_random_incremental_edits_match_a_fresh_parse(language: Language) -> Non
         run_script(language, *script)
 
     check()
+
+
+def test_apply_records_the_byte_edit() -> None:
+    doc = Document("int x;\n// é\n", Language.C)
+    assert doc.tree is not None
+    doc.apply(TextEdit((1, 4), (1, 4), "ü"))         # inside the comment, after "é" (one UTF-16 unit)
+    assert doc.last_change == ByteEdit(7 + 5, 7 + 5, 7 + 7, inert=True)
+    doc.apply(TextEdit((0, 4), (0, 5), "yy"))        # code: the tree changes around it
+    assert doc.last_change == ByteEdit(4, 5, 6, inert=False)
+    doc.apply(TextEdit(None, None, "int z;\n"))
+    assert doc.last_change == ByteEdit(0, len("int yy;\n// éü\n".encode()), 7, inert=False)
