@@ -206,3 +206,17 @@ async def test_quick_fix_from_the_diagnostic(client: LanguageClient) -> None:
     _change(client, URI, 2, (edit.range.start.line, edit.range.start.character),
             (edit.range.end.line, edit.range.end.character), edit.new_text)
     assert await _wait(client, URI, 2) == []
+
+
+async def test_binary_text_and_unterminated_continuations_get_answers(client: LanguageClient) -> None:
+    _open(client, URI, "\x00\x01\x02 binary \udcff\ufffe #pragma omp target \\")
+    assert await _wait(client, URI, 1) == []
+    _open(client, F_URI, "program p\n!$omp target teams &\n!$omp& map(to: x) &\n", "fortran")
+    diags = await _wait(client, F_URI, 1)
+    assert "OMP004" in {d.code for d in diags}   # the continuation that never ends, said plainly
+    hover = await client.text_document_hover_async(lsp.HoverParams(lsp.TextDocumentIdentifier(F_URI),
+                                                                   lsp.Position(99, 99)))
+    assert hover is None
+    symbols = await client.text_document_document_symbol_async(
+        lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(URI)))
+    assert symbols is None or symbols == []
