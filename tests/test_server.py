@@ -220,3 +220,24 @@ async def test_binary_text_and_unterminated_continuations_get_answers(client: La
     symbols = await client.text_document_document_symbol_async(
         lsp.DocumentSymbolParams(lsp.TextDocumentIdentifier(URI)))
     assert symbols is None or symbols == []
+
+
+BROKEN = [sys.executable, str(Path(__file__).resolve().parent / "servers" / "broken_rule.py")]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=BROKEN), params=["visual-studio-code", "neovim"])
+async def broken_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
+    record_notifications(lsp_client)
+    answer_requests(lsp_client)
+    await lsp_client.initialize_session(lsp.InitializeParams(
+        capabilities=client_capabilities(request.param), root_uri=from_fs_path(str(tmp_path))))
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_rule_that_raises_is_logged_and_the_others_report(broken_client: LanguageClient) -> None:
+    _open(broken_client, URI, SOURCE)
+    assert [d.code for d in await _wait(broken_client, URI, 1)] == ["OMP002"]
+    logged = await wait_notification(broken_client, lsp.WINDOW_LOG_MESSAGE,
+                                     lambda p: "deliberately broken rule" in p.message)
+    assert logged.type == lsp.MessageType.Error and "deliberately_broken" in logged.message
