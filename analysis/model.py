@@ -208,6 +208,24 @@ class FileModel:
         self.filtered_builder: Callable[[Callable[[str], bool]], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
 
+    def release(self) -> None:
+        """Break this model's reference cycles (scopes and their symbols, the builders' callables
+        that hold the model), so that a model no longer wanted is freed at once rather than by
+        the cycle collector. The model is empty afterwards."""
+        stack = [self.root]
+        while stack:
+            scope = stack.pop()
+            stack.extend(scope.children)
+            for symbol in scope.symbols:
+                _drop_private(symbol)   # deferred readers
+            scope.children, scope.symbols, scope.parent, scope.symbol = [], [], None, None
+            _drop_private(scope)        # indexes, deferred readers
+        for symbol in self.symbols:
+            _drop_private(symbol)
+        self.symbols, self.lambdas, self._references, self.unresolved = [], [], [], []
+        self._by_key = None
+        self.reference_builder = self.filtered_builder = self.use_finder = None
+
     @property
     def references(self) -> list[Reference]:
         """Every reference, in source order. A builder may defer them (C walks every body
@@ -293,6 +311,11 @@ class FileModel:
                 continue
             _expand(scope)
             todo.extend(scope.children)
+
+
+def _drop_private(record: object) -> None:
+    for key in [k for k in record.__dict__ if k.startswith("_")]:
+        del record.__dict__[key]
 
 
 def defer(scope: Scope, reader: Callable[[], None]) -> None:

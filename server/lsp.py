@@ -13,6 +13,7 @@ settings, the workspace index, and positions (UTF-16 by default, through `LineIn
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import os
 from collections.abc import Callable, Generator, Iterator
@@ -46,6 +47,12 @@ log = logging.getLogger("omp_lsp.server")
 
 MAX_ANALYSED_BYTES = 10_000_000  # the CLI's default --max-file-size
 MAX_INDEXED_FILES = 20_000       # a workspace folder larger than this is indexed only in part
+# An analysis replaced by a newer one is released (FileContext.release breaks its reference
+# cycles, so that it is freed at once); what cycles remain waits for a full collection, which the
+# collector's high thresholds (server.cli) make rare: the server collects once the editor has been
+# quiet for a while, or after this many replaced analyses.
+IDLE_COLLECT_SECONDS = 2.0
+MAX_UNCOLLECTED = 32
 INDEX_REPORT_EVERY = 20          # files between progress reports
 
 T = TypeVar("T")
@@ -97,6 +104,9 @@ class OmpLanguageServer(LanguageServer):
         self.reported: set[str] = set()                      # messages already shown once
         self.graph = DeviceGraph(self.options.propagation)   # kept across edits: re-propagated incrementally
         self.database: CompileDatabase | None = None         # the workspace's compile_commands.json
+        self.retired: list[FileAnalysis] = []                # replaced analyses, released after the next results
+        self.uncollected = 0                                 # analyses released since the last collection
+        self.collect_handle: asyncio.TimerHandle | None = None
 
     # ------------------------------------------------------------------ settings
 
@@ -131,10 +141,47 @@ class OmpLanguageServer(LanguageServer):
         for path in [p for p in self.analyses if p not in open_paths]:
             self.index_file(path)
         for state in self.open.values():
-            self.analyses.pop(state.path, None)
+            self.set_analysis(state.path, None)
             state.exact = False
             self.schedule(state)
         self.update_results()
+
+    def set_analysis(self, path: str, analysis: FileAnalysis | None) -> None:
+        """A file's analysis replaced (None: removed); the old one is released once the results
+        no longer read it (see `compute_results`)."""
+        old = self.analyses.pop(path, None) if analysis is None else self.analyses.get(path)
+        if analysis is not None:
+            self.analyses[path] = analysis
+        if old is not None and old is not analysis:
+            self.retired.append(old)
+
+    def release_retired(self) -> None:
+        """Release the replaced analyses (the device graph and the results hold the new ones now)
+        and collect what cycles remain when the editor is quiet, or now when much has piled up."""
+        for analysis in self.retired:
+            if analysis.context is not None:
+                analysis.context.release()
+        self.uncollected += len(self.retired)
+        self.retired = []
+        if self.uncollected >= MAX_UNCOLLECTED:
+            self.collect()
+        else:
+            self.quiet_for_now()
+
+    def quiet_for_now(self) -> None:
+        """Something happened: the idle collection waits again."""
+        if self.collect_handle is not None:
+            self.collect_handle.cancel()
+            self.collect_handle = None
+        if self.uncollected:
+            self.collect_handle = asyncio.get_running_loop().call_later(IDLE_COLLECT_SECONDS, self.collect)
+
+    def collect(self) -> None:
+        if self.collect_handle is not None:
+            self.collect_handle.cancel()
+            self.collect_handle = None
+        self.uncollected = 0
+        gc.collect()
 
     def show_once(self, kind: lsp.MessageType, message: str) -> None:
         if message not in self.reported:
@@ -259,10 +306,10 @@ class OmpLanguageServer(LanguageServer):
             log.warning("workspace index: %s: %s", path, err.strerror)
             doc = None
         if doc is None:
-            self.analyses.pop(path, None)
+            self.set_analysis(path, None)
             return
         try:
-            self.analyses[path] = analyze(doc, self.options, path)
+            self.set_analysis(path, analyze(doc, self.options, path))
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", path)
 
@@ -286,7 +333,7 @@ class OmpLanguageServer(LanguageServer):
         made meanwhile are carried over by the log."""
         while not state.closed and not state.exact:
             if self.too_large(state):
-                self.analyses.pop(state.path, None)
+                self.set_analysis(state.path, None)
                 state.exact, state.log = True, PositionLog()
                 break
             snapshot = state.doc.snapshot()
@@ -298,12 +345,12 @@ class OmpLanguageServer(LanguageServer):
             result = await self.steps(analysis_steps(snapshot, options, state.path), wanted)
             state.inflight = None
             if result is _FAILED:   # logged; the file reports nothing rather than retrying forever
-                self.analyses.pop(state.path, None)
+                self.set_analysis(state.path, None)
                 state.exact, state.log = True, PositionLog()
                 break
             if result is None:
                 continue
-            self.analyses[state.path] = result
+            self.set_analysis(state.path, result)
             state.log, state.exact = inflight.log, True
             self.compute_results()
             if not carries(self.anchors(state), state.log.edits):   # a finding ends at an edit made meanwhile
@@ -344,6 +391,7 @@ class OmpLanguageServer(LanguageServer):
             self.results = dict(self.analyses)
         if generation and self.graph.generation != generation:
             self.refresh_hints()   # other documents' hints and chains may have changed
+        self.release_retired()
 
     def update_results(self, changed: str | None = None) -> None:
         """`compute_results`, then publish `changed` and every other open document whose

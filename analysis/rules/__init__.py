@@ -44,6 +44,16 @@ class FileContext:
         self._binding: Binding | None = None
         self._variants: Variants | None = None
 
+    def release(self) -> None:
+        """Drop what was built on demand, breaking its reference cycles (the model's scopes and
+        symbols, readers that hold this context): an analysis no longer wanted is then freed at
+        once. The context must not be read afterwards."""
+        if self._model is not None:
+            self._model.release()
+        self._model = self._binding = self._variants = None
+        for key in [k for k in self.__dict__ if k.startswith("_") and k not in ("_model", "_binding", "_variants")]:
+            del self.__dict__[key]
+
     @property
     def model(self) -> FileModel:
         """The program model, built on first use (files whose rules never ask pay nothing)."""

@@ -44,6 +44,7 @@ def register(server: OmpLanguageServer) -> None:
         if state is None:
             log.warning("didChange for a document that is not open: %s", uri)
             return
+        ls.quiet_for_now()
         spans = ls.anchors(state) if state.exact else []
         try:
             for change in params.content_changes:
@@ -81,7 +82,7 @@ def register(server: OmpLanguageServer) -> None:
         if os.path.isfile(state.path):
             ls.index_file(state.path)
         else:
-            ls.analyses.pop(state.path, None)
+            ls.set_analysis(state.path, None)
         ls.update_results()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
@@ -95,7 +96,8 @@ def register(server: OmpLanguageServer) -> None:
             if path in open_paths or language_for_path(path) is None:
                 continue
             if event.type == lsp.FileChangeType.Deleted:
-                changed = ls.analyses.pop(path, None) is not None or changed
+                changed = path in ls.analyses or changed
+                ls.set_analysis(path, None)
             else:
                 ls.index_file(path)
                 changed = True
