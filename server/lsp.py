@@ -331,7 +331,9 @@ class OmpLanguageServer(LanguageServer):
         """Analyse the live text rule by rule, letting other messages in between. An edit that is
         not inert makes the work moot: it stops and starts again from the newer text. Inert edits
         made meanwhile are carried over by the log."""
+        computed = False   # the results already hold the analysis installed last
         while not state.closed and not state.exact:
+            computed = False
             if self.too_large(state):
                 self.set_analysis(state.path, None)
                 state.exact, state.log = True, PositionLog()
@@ -353,10 +355,12 @@ class OmpLanguageServer(LanguageServer):
             self.set_analysis(state.path, result)
             state.log, state.exact = inflight.log, True
             self.compute_results()
+            computed = True
             if not carries(self.anchors(state), state.log.edits):   # a finding ends at an edit made meanwhile
                 state.exact = False
         if not state.closed:
-            self.compute_results()
+            if not computed:
+                self.compute_results()
             self.publish_all(state.uri)
 
     async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | object | None:
