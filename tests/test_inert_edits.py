@@ -31,6 +31,9 @@ F_PIECES = ["subroutine s(a)\n", "end subroutine s\n", "  real :: a(8)\n", "  a 
             "!$omp target map(tofrom: a) thread_limit(-1)\n", "!$omp end target\n", "!$omp declare target\n",
             "! é comment\n", "!$omp target teams map(to: a) &\n", "!$omp& thread_limit(4)\n",
             "!$omp declare target(s) device_type(nohost)\n", "  !$omp target device(ancestor: 1)\n", "\n"]
+FIXED_PIECES = ["      subroutine s(a)\n", "      end\n", "      real a(8)\n", "      a(1) = 1.0\n",
+                "c$omp target map(tofrom: a) thread_limit(-1)\n", "c$omp end target\n", "c     comment é\n",
+                "!$omp target teams\n", "c$omp+ map(to: a)\n", "C$OMP DECLARE TARGET\n", "\n"]
 TYPED = [" ", "  ", "x", "é", "(", ")", ",", ":", "\n", "!", "//", "*/", "/*", "&", "\\", ""]
 
 
@@ -50,16 +53,15 @@ def _edit(data: st.DataObject, doc: Document) -> TextEdit:
     return TextEdit((line, start), (line, end), data.draw(st.sampled_from(TYPED)))
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(fortran=st.booleans(), data=st.data())
-def test_an_inert_edit_moves_the_findings_to_what_a_fresh_analysis_says(fortran: bool,
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(language=st.sampled_from([Language.C, Language.FORTRAN, Language.FORTRAN_FIXED]), data=st.data())
+def test_an_inert_edit_moves_the_findings_to_what_a_fresh_analysis_says(language: Language,
                                                                         data: st.DataObject) -> None:
     """As the server does it: the findings of the last analysis moved through the log of the
     inert edits since, as long as every edit is inert and none falls at a finding's end."""
-    language = Language.FORTRAN if fortran else Language.C
-    pieces = F_PIECES if fortran else C_PIECES
+    pieces = {Language.C: C_PIECES, Language.FORTRAN: F_PIECES, Language.FORTRAN_FIXED: FIXED_PIECES}[language]
     doc = Document("".join(data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=20))), language)
-    assert doc.tree is not None
+    assert doc.tree is not None or language is Language.FORTRAN_FIXED
     base, log = _analysis(doc), PositionLog()
     for _ in range(data.draw(st.integers(min_value=1, max_value=8))):
         old = doc.source
@@ -98,9 +100,21 @@ end subroutine s
 """
 
 
+SAMPLE_FIXED = """\
+      subroutine s(a)
+      real a(8)
+c     a comment
+c$omp target teams
+c$omp+ map(to: a)
+      a(1) = 1.0
+c$omp end target teams
+      end
+"""
+
+
 def _apply(text: str, language: Language, before: str, typed: str, replace: int = 0) -> tuple[bytes, Document]:
     doc = Document(text, language)
-    assert doc.tree is not None
+    assert doc.tree is not None or language is Language.FORTRAN_FIXED
     at = text.index(before)
     line = text.count("\n", 0, at)
     column = at - (text.rfind("\n", 0, at) + 1)
@@ -125,6 +139,10 @@ def _apply(text: str, language: Language, before: str, typed: str, replace: int 
     (Language.FORTRAN, SAMPLE_F, "thread_limit(4)", "x", 0, False),
     (Language.FORTRAN, SAMPLE_F, "! a comment", "", 1, False),           # the comment becomes code
     (Language.FORTRAN, SAMPLE_F, "a = 1.0", " ", 0, False),              # code lines are not judged
+    (Language.FORTRAN, "\n" + SAMPLE_F, "\n", "  ", 0, True),             # blanks on a blank line
+    (Language.FORTRAN_FIXED, SAMPLE_FIXED, "a comment", "x", 0, True),
+    (Language.FORTRAN_FIXED, SAMPLE_FIXED, "map(to: a)", " ", 0, True),  # after the directive's last clause
+    (Language.FORTRAN_FIXED, SAMPLE_FIXED, "map(to: a)", "x", 0, False),
 ])
 def test_which_edits_are_inert(language: Language, text: str, before: str, typed: str, replace: int,
                                inert: bool) -> None:
