@@ -30,8 +30,8 @@ from .syntax import ByteEdit, Language, Span
 
 MAX_WINDOW_LINES = 400   # a longer run of directive lines is re-analysed as a whole file
 
-_FORTRAN_COMMENT_LINE = re.compile(rb"[ \t]*(?:!|\r?$)", re.M)
-_FIXED_COMMENT_LINE = re.compile(rb"(?:[cC*!]|[ \t]*(?:!|\r?$))", re.M)
+_FORTRAN_COMMENT_LINE = re.compile(rb"[ \t]*(?:!|\r?$)", re.MULTILINE)
+_FIXED_COMMENT_LINE = re.compile(rb"(?:[cC*!]|[ \t]*(?:!|\r?$))", re.MULTILINE)
 _FORTRAN_NEIGHBOUR = re.compile(rb"[ \t]*(?:[!#]|\r?$)")            # comment, directive, cpp, blank
 _FIXED_NEIGHBOUR = re.compile(rb"(?:[cC*!]|[ \t]*(?:[!#]|\r?$))")
 
