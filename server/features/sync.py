@@ -63,6 +63,8 @@ def register(server: OmpLanguageServer) -> None:
             text = ls.workspace.get_text_document(uri).source
             state.doc = Document(text, state.doc.language, params.text_document.version)
             state.exact = False
+            if state.inflight is not None:   # its log no longer leads to this text
+                state.inflight.exact = False
         if state.exact:   # inert edits: the same findings, moved
             ls.publish_all(uri)
         else:
