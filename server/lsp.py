@@ -255,11 +255,10 @@ class OmpLanguageServer(LanguageServer):
         total = 0
         try:
             for done, total in self.indexing():
-                if done % INDEX_REPORT_EVERY == 0 or done == total:
-                    if token is not None:
-                        self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
-                            message=f"{done}/{total} files", percentage=int(100 * done / total)))
-                    await asyncio.sleep(0)
+                if token is not None and (done % INDEX_REPORT_EVERY == 0 or done == total):
+                    self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
+                        message=f"{done}/{total} files", percentage=int(100 * done / total)))
+                await asyncio.sleep(0)   # requests and edits are served between files
         except Exception:   # the server never dies on an indexing problem: what was read counts
             log.exception("workspace index failed")
         finally:
@@ -425,9 +424,11 @@ class OmpLanguageServer(LanguageServer):
         return state
 
     async def settled(self, uri: str) -> OpenDocument | None:
-        """As `ready`, once the workspace index and every open document's analysis are in too:
-        what a document reports depends on the other files (cross-file rules)."""
-        await self.wait_indexed()
+        """As `ready`, once every open document's analysis is in too (what a document reports
+        depends on the other files), and the workspace index unless the client can be asked to
+        pull again when it is complete."""
+        if not self.refreshes_diagnostics:
+            await self.wait_indexed()
         while True:
             pending = [s.task for s in self.open.values() if s.task is not None and not s.task.done()]
             if not pending:
@@ -520,10 +521,15 @@ class OmpLanguageServer(LanguageServer):
         if stale:
             self.refresh_diagnostics()
 
+    @property
+    def refreshes_diagnostics(self) -> bool:
+        """The client can be asked to pull diagnostics again (workspace/diagnostic/refresh)."""
+        workspace = self.client_capabilities.workspace
+        return bool(workspace is not None and workspace.diagnostics is not None and workspace.diagnostics.refresh_support)
+
     def refresh_diagnostics(self) -> None:
         """Ask a pull client to pull again (another document's findings changed), if it can."""
-        workspace = self.client_capabilities.workspace
-        if workspace is not None and workspace.diagnostics is not None and workspace.diagnostics.refresh_support:
+        if self.refreshes_diagnostics:
             self.workspace_diagnostic_refresh(None)
 
     def refresh_hints(self) -> None:

@@ -32,7 +32,8 @@ def record_notifications(client: LanguageClient) -> None:
 def answer_requests(client: LanguageClient) -> None:
     """Answer the server's requests as an editor does, keeping them for the test: inlay hint
     refreshes (`client.refreshes` counts them) and capability registrations (`client.registrations`,
-    the file watchers). pytest-lsp's client has no handlers for them by itself."""
+    the file watchers). pytest-lsp's client has no handlers for them by itself (it counts diagnostic
+    refreshes itself: `client.diagnostic_refresh_count`)."""
     client.refreshes = 0  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
 
