@@ -1,0 +1,155 @@
+"""The server's workspace index: every source file of the workspace folders (and of
+compile_commands.json) analysed as it is on disk, in the background with work-done progress."""
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from lsprotocol import types as lsp
+from omp_lsp.analysis.check import analyze
+from omp_lsp.server.config import find_project_file, read_project_file
+from omp_lsp.server.sources import (
+    UnreadableDirectory,
+    gitignore_patterns,
+    read_document,
+    walk,
+)
+from pygls.uris import to_fs_path
+
+if TYPE_CHECKING:
+    from omp_lsp.server.lsp import OmpLanguageServer
+
+log = logging.getLogger("omp_lsp.server")
+
+MAX_ANALYSED_BYTES = 10_000_000  # the CLI's default --max-file-size
+MAX_INDEXED_FILES = 20_000       # a workspace folder larger than this is indexed only in part
+INDEX_REPORT_EVERY = 20          # files between progress reports
+
+
+class WorkspaceIndex:
+    """The index part of `OmpLanguageServer` (a mixin: the state it reads is the server's)."""
+
+    @staticmethod
+    def path_of(uri: str) -> str:
+        return to_fs_path(uri) or uri
+
+    def roots(self: OmpLanguageServer) -> list[str]:
+        roots = [self.path_of(f.uri) for f in self.workspace.folders.values()]
+        if not roots and self.workspace.root_path:
+            roots = [self.workspace.root_path]
+        return roots
+
+    def start_indexing(self: OmpLanguageServer) -> None:
+        """Read the workspace's settings files now, then index it in the background (once)."""
+        if self.index_task is None:
+            roots = self.roots()
+            self.load_compile_commands(roots)
+            self.load_project_file(roots)
+            self.reconfigure()
+            self.index_task = asyncio.ensure_future(self.index_with_progress())
+
+    def indexing(self: OmpLanguageServer) -> Iterator[tuple[int, int]]:
+        """Index the workspace, yielding (files done, files in all) as it goes: the caller may
+        report progress and serve requests between files."""
+        roots = self.roots()
+        if self.database is not None:   # files of the program outside the folders take part too
+            roots = [*roots, *(f for f in self.database.files() if not any(f.startswith(r) for r in roots))]
+        paths: list[str] = []
+        for root in roots:
+            if os.path.isfile(root):
+                paths.append(root)
+                continue
+            if not os.path.isdir(root):
+                continue
+            try:
+                paths.extend(walk(root, [*self.config.exclude, *gitignore_patterns(root)]))
+            except UnreadableDirectory as err:
+                log.warning("workspace index: %s", err)
+        open_paths = {state.path for state in self.open.values()}
+        paths = [p for p in dict.fromkeys(paths) if p not in open_paths]
+        if len(paths) > MAX_INDEXED_FILES:
+            log.warning("workspace index: more than %d source files; the rest are not indexed", MAX_INDEXED_FILES)
+            paths = paths[:MAX_INDEXED_FILES]
+        for done, path in enumerate(paths, start=1):
+            if path not in {state.path for state in self.open.values()}:   # opened meanwhile: the editor's
+                self.index_file(path)
+            yield done, len(paths)
+
+    async def index_with_progress(self: OmpLanguageServer) -> None:
+        """Index the workspace with work-done progress (a progress bar in the editor) where the
+        client shows it; the event loop runs between files, so requests are served meanwhile.
+        Cross-file findings wait for the whole index (a partial one would miss definitions)."""
+        window = self.client_capabilities.window
+        token: str | None = None
+        if window is not None and window.work_done_progress:
+            token = f"omp-lsp-index-{id(self)}"
+            try:
+                await self.work_done_progress.create_async(token)
+            except Exception:   # a client that refuses the token gets no progress bar
+                log.exception("window/workDoneProgress/create failed")
+                token = None
+        if token is not None:
+            self.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
+                title="omp-lsp: indexing the workspace", percentage=0, cancellable=False))
+        total = 0
+        try:
+            for done, total in self.indexing():
+                if token is not None and (done % INDEX_REPORT_EVERY == 0 or done == total):
+                    self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
+                        message=f"{done}/{total} files", percentage=int(100 * done / total)))
+                await asyncio.sleep(0)   # requests and edits are served between files
+        except Exception:   # the server never dies on an indexing problem: what was read counts
+            log.exception("workspace index failed")
+        finally:
+            if token is not None:
+                self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{total} files indexed"))
+            self.indexed = True
+        self.update_results()
+
+    async def wait_indexed(self: OmpLanguageServer) -> None:
+        if self.index_task is not None and not self.index_task.done():
+            await asyncio.shield(self.index_task)
+
+    def load_compile_commands(self: OmpLanguageServer, roots: list[str]) -> None:
+        from omp_lsp.analysis.compile_commands import (
+            CompileCommandsError,
+            find_compile_commands,
+            load_compile_commands,
+        )
+        for root in roots:
+            path = find_compile_commands(root)
+            if path is None:
+                continue
+            try:
+                self.database = load_compile_commands(path)
+            except CompileCommandsError as err:
+                self.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Warning, f"omp-lsp: {err}"))
+                continue
+            return
+
+    def load_project_file(self: OmpLanguageServer, roots: list[str]) -> None:
+        """The project file of the first workspace folder that has one (read at indexing)."""
+        for root in roots:
+            path = find_project_file(root)
+            if path is not None:
+                self.project_path = path
+                self.project_settings, self.project_problems = read_project_file(path)
+                return
+
+    def index_file(self: OmpLanguageServer, path: str) -> None:
+        """A closed file as it is on disk."""
+        try:
+            doc, _ = read_document(path, MAX_ANALYSED_BYTES)
+        except OSError as err:
+            log.warning("workspace index: %s: %s", path, err.strerror)
+            doc = None
+        if doc is None:
+            self.set_analysis(path, None)
+            return
+        try:
+            self.set_analysis(path, analyze(doc, self.options, path))
+        except Exception:  # the server never dies on an analysis bug
+            log.exception("analysis failed for %s", path)
