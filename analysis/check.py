@@ -5,12 +5,12 @@ import re
 from collections.abc import Generator
 
 from .diagnostics import SUPERSEDES, Finding
-from .fixes import tidy
 from .directives.conditions import inactive
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import extract
 from .directives.structure import Structure, analyse_structure
+from .fixes import tidy
 from .options import Options
 from .records import dataclass, field, replace
 from .rules import FileContext, drain, rule_steps
@@ -90,7 +90,12 @@ def defined_macros(source: bytes) -> frozenset[str]:
     """Names #defined in the file: pragmas are macro-expanded, so these may stand for clauses."""
     if b"define" not in source:
         return frozenset()
-    return frozenset(m.group(1).decode() for m in _DEFINE.finditer(source))
+    return frozenset(macro_definitions(source))
+
+
+def macro_definitions(source: bytes, start: int = 0, end: int | None = None) -> list[str]:
+    """The names #defined by the lines from `start` (a line start) to `end`, in order."""
+    return [m.group(1).decode() for m in _DEFINE.finditer(source, start, len(source) if end is None else end)]
 
 
 def _override(finding: Finding, options: Options) -> Finding:

@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from .check import defined_macros
+from .check import defined_macros, macro_definitions
 from .diagnostics import Finding
 from .directives.parser import parse_directive
 from .directives.source import extract
@@ -94,11 +94,9 @@ def inert_edit(old: bytes, new: bytes, edit: ByteEdit, language: Language, versi
             return False
         macros: frozenset[str] = frozenset()
     else:
-        if not edit.inert:
+        if not edit.inert or _edited_macros(old, edit.start, edit.old_end) != _edited_macros(new, edit.start, edit.new_end):
             return False
-        macros = defined_macros(new)
-        if macros != defined_macros(old):
-            return False
+        macros = defined_macros(new)   # the same as before: only the edited lines could change them
     before = _window(old, edit.start, edit.old_end, language)
     after = _window(new, edit.start, edit.new_end, language)
     if before is None or after is None or before[0] != after[0] or before[1] + edit.delta != after[1]:
@@ -106,6 +104,12 @@ def inert_edit(old: bytes, new: bytes, edit: ByteEdit, language: Language, versi
     relative = ByteEdit(edit.start - before[0], edit.old_end - before[0], edit.new_end - before[0])
     return _equal(_parse(old, before, language, version, macros), _parse(new, after, language, version, macros),
                   relative)
+
+
+def _edited_macros(source: bytes, start: int, end: int) -> list[str]:
+    """The names #defined on the lines from `start` to `end` (the rest of the file is unchanged)."""
+    hi = source.find(b"\n", end)
+    return macro_definitions(source, source.rfind(b"\n", 0, start) + 1, len(source) if hi < 0 else hi)
 
 
 def _comment_lines(source: bytes, start: int, end: int, language: Language) -> bool:

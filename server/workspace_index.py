@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import analyze
+from omp_lsp.server.cli import DEFAULT_MAX_FILE_MB
 from omp_lsp.server.config import find_project_file, read_project_file
 from omp_lsp.server.sources import (
     UnreadableDirectory,
@@ -24,7 +25,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("omp_lsp.server")
 
-MAX_ANALYSED_BYTES = 10_000_000  # the CLI's default --max-file-size
+MAX_ANALYSED_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)   # as --check skips them
 MAX_INDEXED_FILES = 20_000       # a workspace folder larger than this is indexed only in part
 INDEX_REPORT_EVERY = 20          # files between progress reports
 

@@ -73,6 +73,15 @@ async def _hints(client: LanguageClient, uri: str, lines: list[str]) -> list[lsp
         range=lsp.Range(lsp.Position(0, 0), lsp.Position(len(lines), 0)))) or []
 
 
+async def _replace(client: LanguageClient, uri: str, lines: list[str], old: str, new: str) -> list[str]:
+    """The document's first `old` replaced by `new` (version 2, the whole text sent); its new lines."""
+    text = ("\n".join(lines) + "\n").replace(old, new, 1)
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
+    await wait_diagnostics(client, uri, 2)
+    return text.splitlines()
+
+
 def _tooltip(hint: lsp.InlayHint) -> str:
     assert isinstance(hint.tooltip, lsp.MarkupContent)
     return hint.tooltip.value
@@ -302,12 +311,8 @@ async def test_project_file_and_pulled_configuration(project_client: LanguageCli
 
 async def test_completion_in_directives(client: LanguageClient) -> None:
     uri, lines = await _open(client, "app.c")
-    text = "\n".join(lines) + "\n"
-    text = text.replace("  double r = 0.0;\n", "  double r = 0.0;\n#pragma omp target te\n#pragma omp target map(\n", 1)
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    await wait_diagnostics(client, uri, 2)
-    new_lines = text.splitlines()
+    new_lines = await _replace(client, uri, lines, "  double r = 0.0;\n",
+                               "  double r = 0.0;\n#pragma omp target te\n#pragma omp target map(\n")
     line = new_lines.index("#pragma omp target te")
     result = await client.text_document_completion_async(lsp.CompletionParams(
         lsp.TextDocumentIdentifier(uri), lsp.Position(line, len(new_lines[line]))))
@@ -349,12 +354,8 @@ async def test_semantic_tokens_inside_directives(client: LanguageClient) -> None
 
 async def test_definition_references_and_outline(client: LanguageClient) -> None:
     uri, lines = await _open(client, "app.c")
-    text = "\n".join(lines) + "\n"
-    text = text.replace("#pragma omp declare target\n", "#pragma omp declare target to(scale)\n#pragma omp declare target\n", 1)
-    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-        lsp.VersionedTextDocumentIdentifier(uri=uri, version=2), [lsp.TextDocumentContentChangeWholeDocument(text=text)]))
-    await wait_diagnostics(client, uri, 2)
-    new_lines = text.splitlines()
+    new_lines = await _replace(client, uri, lines, "#pragma omp declare target\n",
+                               "#pragma omp declare target to(scale)\n#pragma omp declare target\n")
     line = new_lines.index("#pragma omp declare target to(scale)")
     position = lsp.Position(line, new_lines[line].index("scale") + 1)
     found = await client.text_document_definition_async(lsp.DefinitionParams(
