@@ -173,9 +173,9 @@ def test_c_pragma_source_spans(src: str, word: str, occurrence: int) -> None:
 
 @pytest.mark.parametrize("src, span_text", [
     ("#pragma omp parallel\n", "#pragma omp parallel"),
-    ("  #pragma omp parallel   \nint x;", "#pragma omp parallel"),
-    ("#pragma omp parallel // c\n", "#pragma omp parallel"),
-    ("#pragma omp parallel \\\n  private(x)  \nint x;", "#pragma omp parallel \\\n  private(x)"),
+    ("  #pragma omp parallel   \nint x;", "#pragma omp parallel   "),   # the blanks after it too
+    ("#pragma omp parallel // c\n", "#pragma omp parallel // c"),   # to the end of its line
+    ("#pragma omp parallel \\\n  private(x)  \nint x;", "#pragma omp parallel \\\n  private(x)  "),
     ("#pragma omp parallel \\\r\n  private(x)\r\n", "#pragma omp parallel \\\r\n  private(x)"),
     ("#pragma omp parallel /* a\nb */ shared(y)\n", "#pragma omp parallel /* a\nb */ shared(y)"),
 ])
@@ -184,7 +184,8 @@ def test_c_pragma_span_and_sentinel(src: str, span_text: str) -> None:
     data = to_bytes(src)
     assert data[raw.span[0]:raw.span[1]] == span_text.encode()
     assert data[raw.sentinel[0]:raw.sentinel[1]].split() == [b"#pragma", b"omp"]
-    assert raw.source_offset(len(raw.body)) == raw.span[1]  # the end of the body is the end of the span
+    body_end = raw.source_offset(len(raw.body))   # the span goes on over blanks and a comment only
+    assert data[body_end:raw.span[1]].strip() in (b"", b"// c")
     assert raw.source_span(0, 0) == (raw.sentinel[1], raw.sentinel[1])
 
 
@@ -381,7 +382,7 @@ def test_fortran_free_source_spans(src: str, word: str) -> None:
 
 
 @pytest.mark.parametrize("src, span_text", [
-    ("!$omp parallel ! c\n", "!$omp parallel"),
+    ("!$omp parallel ! c\n", "!$omp parallel ! c"),   # to the end of its last line
     ("  !$omp parallel &\n  !$omp& private(x)\nx = 1\n", "!$omp parallel &\n  !$omp& private(x)"),
 ])
 def test_fortran_free_span(src: str, span_text: str) -> None:
@@ -476,7 +477,7 @@ def test_fortran_fixed_source_spans(src: str, word: str) -> None:
 def test_fortran_fixed_span() -> None:
     src = "c$omp parallel\nc$omp+private(x) ! c\n      x = 1\n"
     raw = only(src, FIXED)
-    assert src[raw.span[0]:raw.span[1]] == "c$omp parallel\nc$omp+private(x)"
+    assert src[raw.span[0]:raw.span[1]] == "c$omp parallel\nc$omp+private(x) ! c"
     assert src[raw.sentinel[0]:raw.sentinel[1]] == "c$omp"
 
 

@@ -554,10 +554,20 @@ def extract_fixed(src: bytes) -> list[RawDirective]:
 
 
 def extract(src: bytes, language: Language, tree: "tree_sitter.Tree | None" = None) -> list[RawDirective]:
-    """Every OpenMP directive of a source, in source order."""
+    """Every OpenMP directive of a source, in source order.
+
+    A directive line's span ends at the end of its last line: the blanks (and a comment) after
+    its text belong to it. So the span stays put while text is typed inside the directive and
+    blanks after it absorb the change (the language server's padded text, see padding.py)."""
     if language is Language.FORTRAN:
-        return extract_free(src) if b"$" in src else []
-    if language is Language.FORTRAN_FIXED:
-        return extract_fixed(src) if b"$" in src else []
-    return extract_c(src, tree) if b"omp" in src else []
+        found = extract_free(src) if b"$" in src else []
+    elif language is Language.FORTRAN_FIXED:
+        found = extract_fixed(src) if b"$" in src else []
+    else:
+        found = extract_c(src, tree) if b"omp" in src else []
+    for raw in found:
+        if raw.form != "_Pragma" and not raw.in_macro:
+            end = _line_end(src, raw.span[1])
+            raw.span = (raw.span[0], end - 1 if end > raw.span[1] and src[end - 1] == 0x0D else end)
+    return found
 
