@@ -13,7 +13,7 @@ from .directives.structure import Structure, analyse_structure
 from .fixes import tidy
 from .options import Options
 from .records import dataclass, field, replace
-from .rules import FileContext, drain, rule_steps
+from .rules import FileContext, RuleTrace, drain, rule_steps
 from .syntax import Document, Language
 
 
@@ -25,6 +25,15 @@ class FileAnalysis:
     findings: list[Finding]
     internal_errors: list[str] = field(default_factory=list)
     context: FileContext | None = None   # what the rules read (holds the lazily built program model)
+    trace: AnalysisTrace | None = None   # kept when asked for: what re-analysing one directive needs
+
+
+@dataclass
+class AnalysisTrace:
+    """Each directive's parser findings and each rule's findings and reads (see directive_edit)."""
+    options: Options
+    problems: list[list[Finding]]
+    rules: dict[str, RuleTrace]
 
 
 def analyze(document: Document, options: Options | None = None, path: str = "") -> FileAnalysis:
@@ -35,13 +44,15 @@ def analyze(document: Document, options: Options | None = None, path: str = "") 
     return drain(analysis_steps(document, options, path))
 
 
-def analysis_steps(document: Document, options: Options | None = None,
-                   path: str = "") -> Generator[None, None, FileAnalysis]:
-    """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`)."""
+def analysis_steps(document: Document, options: Options | None = None, path: str = "",
+                   trace: bool = False) -> Generator[None, None, FileAnalysis]:
+    """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`).
+    `trace`: keep what `directive_edit` needs to re-analyse one edited directive."""
     options = options or Options()
     internal: list[str] = []
     findings: list[Finding] = []
     directives: list[Directive] = []
+    problems_of: list[list[Finding]] = []
     # Files without "omp" have no directive: their tree is never needed.
     tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
     macros = defined_macros(document.source) if not document.language.is_fortran else frozenset()
@@ -57,6 +68,7 @@ def analysis_steps(document: Document, options: Options | None = None,
             internal.append(f"internal error parsing the directive at byte {raw.span[0]}: {type(err).__name__}: {err}")
             continue
         directives.append(directive)
+        problems_of.append(problems)
         findings.extend(problems)
     try:
         structure = analyse_structure(document, directives)
@@ -65,13 +77,21 @@ def analysis_steps(document: Document, options: Options | None = None,
         structure = Structure()
     context = FileContext(document, directives, structure, options.openmp_version, path, macros)
     yield
-    run = yield from rule_steps(context, options.disabled)
+    run = yield from rule_steps(context, options.disabled, trace)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
+    kept = AnalysisTrace(options, problems_of, run.traces) if run.traces is not None else None
+    return FileAnalysis(document, directives, structure, conclude(findings, document, directives, options),
+                        internal, context, kept)
+
+
+def conclude(findings: list[Finding], document: Document, directives: list[Directive],
+             options: Options) -> list[Finding]:
+    """The findings of a file as reported: Fortran fixes tidied, then `finish`."""
     if document.language.is_fortran and any(f.fixes for f in findings):
         findings = tidy(findings, document.source, document.language is Language.FORTRAN_FIXED,
                         [d.span for d in directives])
-    return FileAnalysis(document, directives, structure, finish(findings, options), internal, context)
+    return finish(findings, options)
 
 
 def finish(findings: list[Finding], options: Options) -> list[Finding]:

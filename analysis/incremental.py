@@ -89,16 +89,16 @@ def _end_to_new(e: ByteEdit, x: int) -> int:
 def inert_edit(old: bytes, new: bytes, edit: ByteEdit, language: Language, version: int) -> bool:
     """Whether `edit` (turning `old` into `new`) leaves the analysis unchanged but for positions."""
     if language.is_fortran:
-        if not (_comment_lines(old, edit.start, edit.old_end, language)
-                and _comment_lines(new, edit.start, edit.new_end, language)):
+        if not (comment_lines(old, edit.start, edit.old_end, language)
+                and comment_lines(new, edit.start, edit.new_end, language)):
             return False
         macros: frozenset[str] = frozenset()
     else:
         if not edit.inert or _edited_macros(old, edit.start, edit.old_end) != _edited_macros(new, edit.start, edit.new_end):
             return False
         macros = defined_macros(new)   # the same as before: only the edited lines could change them
-    before = _window(old, edit.start, edit.old_end, language)
-    after = _window(new, edit.start, edit.new_end, language)
+    before = directive_window(old, edit.start, edit.old_end, language)
+    after = directive_window(new, edit.start, edit.new_end, language)
     if before is None or after is None or before[0] != after[0] or before[1] + edit.delta != after[1]:
         return False
     relative = ByteEdit(edit.start - before[0], edit.old_end - before[0], edit.new_end - before[0])
@@ -112,7 +112,7 @@ def _edited_macros(source: bytes, start: int, end: int) -> list[str]:
     return macro_definitions(source, source.rfind(b"\n", 0, start) + 1, len(source) if hi < 0 else hi)
 
 
-def _comment_lines(source: bytes, start: int, end: int, language: Language) -> bool:
+def comment_lines(source: bytes, start: int, end: int, language: Language) -> bool:
     """Every line from `start` to `end` is a comment (or blank) line."""
     pattern = _FIXED_COMMENT_LINE if language is Language.FORTRAN_FIXED else _FORTRAN_COMMENT_LINE
     at = source.rfind(b"\n", 0, start) + 1
@@ -125,7 +125,7 @@ def _comment_lines(source: bytes, start: int, end: int, language: Language) -> b
         at = nl + 1
 
 
-def _window(source: bytes, start: int, end: int, language: Language) -> Span | None:
+def directive_window(source: bytes, start: int, end: int, language: Language) -> Span | None:
     """Whole lines around [start, end), grown over neighbouring lines that may belong to the same
     directives (directive, comment, blank and preprocessor lines in Fortran; backslash-continued
     lines in C/C++): the directives inside are whole. None when that is too long."""

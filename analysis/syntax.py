@@ -135,6 +135,15 @@ class LineIndex:
         self.starts = [0]
         self.starts.extend(m.end() for m in _NEWLINE.finditer(source))
 
+    @classmethod
+    def same_lines(cls, source: bytes, other: LineIndex) -> LineIndex:
+        """The index of a source whose lines start where `other`'s do (an edit that kept every
+        line's length): the line starts are shared, not searched for again."""
+        index = cls.__new__(cls)
+        index.source = source
+        index.starts = other.starts
+        return index
+
     @property
     def line_count(self) -> int:
         return len(self.starts)
@@ -251,11 +260,12 @@ class Document:
     what to recompute (an edit inside a pragma or comment changes no tree structure).
     """
 
-    def __init__(self, source: str | bytes, language: Language, version: int | None = None) -> None:
+    def __init__(self, source: str | bytes, language: Language, version: int | None = None,
+                 lines: LineIndex | None = None) -> None:
         self.language = language
         self.version = version
         self.source = source.encode("utf-8", "surrogatepass") if isinstance(source, str) else source
-        self.lines = LineIndex(self.source)
+        self.lines = lines if lines is not None else LineIndex(self.source)
         self._tree: tree_sitter.Tree | None = None
         self.last_change: ByteEdit | None = None   # what the last `apply` did
 
@@ -305,7 +315,7 @@ class Document:
             assert parser is not None
             old_tree = self._tree
             self._tree = parser.parse(self.source, old_tree)
-            inert = not old_tree.changed_ranges(self._tree) and _inside_comment_or_pragma(self._tree, start, new_end)
+            inert = not old_tree.changed_ranges(self._tree) and inside_comment_or_pragma(self._tree, start, new_end)
         else:
             inert = False
         self.last_change = ByteEdit(start, old_end, new_end, inert)
@@ -317,7 +327,7 @@ class Document:
         return self.source[span[0]:span[1]].decode("utf-8", "replace")
 
 
-def _inside_comment_or_pragma(tree: "tree_sitter.Tree", start: int, end: int) -> bool:
+def inside_comment_or_pragma(tree: "tree_sitter.Tree", start: int, end: int) -> bool:
     """The smallest node holding [start, end) is a comment or the text of a `#pragma` line."""
     node = tree.root_node.descendant_for_byte_range(start, end)
     if node is None:

@@ -161,20 +161,78 @@ class Directive:
         return value
 
     def clauses_named(self, *names: str) -> list[Clause]:
+        if READS is not None:
+            _record(self, names)
         if len(names) == 1:
             return self._by_name().get(names[0], [])
-        return [c for c in self.clauses if c.name in names]
+        return [c for c in self._clauses() if c.name in names]
 
     def clause(self, name: str) -> Clause | None:
+        if READS is not None:
+            _record(self, (name,))
         found = self._by_name().get(name)
         return found[0] if found else None
+
+    def _clauses(self) -> list[Clause]:
+        """The clauses, unrecorded (the callers record what they look for)."""
+        found = self.__dict__
+        return found["clauses"] if "clauses" in found else self.__getattr__("clauses")  # type: ignore[return-value]
 
     def _by_name(self) -> dict[str, list[Clause]]:
         """The clauses by name, indexed on first use (rules ask every directive for a few names)."""
         index = self.__dict__.get("_clause_index")
         if index is None:
             index = {}
-            for c in self.clauses:
+            for c in self._clauses():
                 index.setdefault(c.name, []).append(c)
             self.__dict__["_clause_index"] = index
         return index
+
+
+# What is read of directives' contents, while recorded (see `recording`): by id of the directive,
+# the clause names looked for, "*" for all its clauses, "argument" for its argument list. Names,
+# spans and the other fields of a directive are its shape, which the incremental analysis
+# compares instead (directive_edit).
+Reads = dict[int, set[str]]
+READS: Reads | None = None
+
+
+def recording(reads: Reads | None) -> Reads | None:
+    """Record content reads into `reads` (None: stop); returns the recorder it replaces."""
+    global READS
+    previous, READS = READS, reads
+    return previous
+
+
+def _record(d: Directive, keys: tuple[str, ...]) -> None:
+    assert READS is not None
+    found = READS.get(id(d))
+    if found is None:
+        found = READS[id(d)] = set()
+    found.update(keys)
+
+
+class _Content:
+    """A directive field whose reads are recorded (a data descriptor: it wins over the instance
+    dictionary, where the record's __init__ stores the value)."""
+
+    def __init__(self, name: str, key: str) -> None:
+        self.name = name
+        self.key = key
+
+    def __get__(self, obj: Directive | None, owner: type) -> object:
+        if obj is None:
+            return self
+        found = obj.__dict__
+        value = found[self.name] if self.name in found else obj.__getattr__(self.name)
+        if READS is not None:
+            _record(obj, (self.key,))
+        return value
+
+    def __set__(self, obj: Directive, value: object) -> None:
+        obj.__dict__[self.name] = value
+
+
+Directive.clauses = _Content("clauses", "*")  # type: ignore[assignment]
+Directive.argument = _Content("argument", "argument")  # type: ignore[assignment]
+Directive.argument_span = _Content("argument_span", "argument")  # type: ignore[assignment]

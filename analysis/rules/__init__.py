@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from ..diagnostics import CATALOGUE, Finding
-from ..directives.nodes import Directive
+from ..directives.nodes import Directive, Reads, recording
 from ..directives.structure import Structure
 from ..records import dataclass, field
 from ..syntax import Document
@@ -202,9 +202,19 @@ def workspace_rule(*codes: str) -> Callable[[WorkspaceRuleFunc], WorkspaceRuleFu
 
 
 @dataclass
+class RuleTrace:
+    """One rule's part of an analysis, kept so that an edit of one directive re-runs only the
+    rules that read what changed (see directive_edit)."""
+    findings: list[Finding]
+    errors: list[str]
+    reads: Reads   # directive contents it read (directives.nodes.recording)
+
+
+@dataclass
 class RuleRun:
     findings: list[Finding] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)
+    traces: dict[str, RuleTrace] | None = None   # by rule name, when asked for
 
 
 def drain(steps: Generator[None, None, T]) -> T:
@@ -220,24 +230,46 @@ def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleR
     return drain(rule_steps(ctx, disabled))
 
 
-def rule_steps(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> Generator[None, None, RuleRun]:
-    """`run_rules` one rule at a time: it yields after each rule, so that a caller (the server)
-    may do other work in between or stop when the result is no longer wanted."""
+def active_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> list[Rule]:
+    """The per-file rules that run for this file, in order."""
     _load(fortran=ctx.document.language.is_fortran)
-    out = RuleRun()
-    for r in REGISTRY:
-        if all(code in disabled for code in r.codes):
-            continue
+    return [r for r in REGISTRY if not all(code in disabled for code in r.codes)]
+
+
+def rule_steps(ctx: FileContext, disabled: frozenset[str] = frozenset(),
+               trace: bool = False) -> Generator[None, None, RuleRun]:
+    """`run_rules` one rule at a time: it yields after each rule, so that a caller (the server)
+    may do other work in between or stop when the result is no longer wanted. `trace`: keep each
+    rule's findings and what it read (`RuleRun.traces`)."""
+    out = RuleRun(traces={} if trace else None)
+    for r in active_rules(ctx, disabled):
         yield
-        try:
-            for finding in r.func(ctx):
-                if finding.code not in r.codes:
-                    raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
-                out.findings.append(finding)
-        except Exception as err:  # a broken rule must not take the others down
-            out.internal_errors.append(f"internal error in rule {r.name} ({', '.join(r.codes)}): "
-                                       f"{type(err).__name__}: {err}")
+        done = run_rule(r, ctx, trace)
+        out.findings.extend(done.findings)
+        out.internal_errors.extend(done.errors)
+        if out.traces is not None:
+            out.traces[r.name] = done
     return out
+
+
+def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
+    """One rule on one file; an exception inside it becomes an internal error (the others still
+    run). `trace`: record the directive contents it reads."""
+    reads: Reads = {}
+    findings: list[Finding] = []
+    errors: list[str] = []
+    previous = recording(reads) if trace else None
+    try:
+        for finding in r.func(ctx):
+            if finding.code not in r.codes:
+                raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
+            findings.append(finding)
+    except Exception as err:  # a broken rule must not take the others down
+        errors.append(f"internal error in rule {r.name} ({', '.join(r.codes)}): {type(err).__name__}: {err}")
+    finally:
+        if trace:
+            recording(previous)
+    return RuleTrace(findings, errors, reads)
 
 
 def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> dict[str, RuleRun]:

@@ -1,0 +1,215 @@
+"""Re-analysing one edited directive while keeping the analysis of the rest of the file.
+
+Typing inside a directive usually changes that directive alone. The language server analyses a
+padded text (padding.py): the typed bytes are taken from the blanks at the end of the edited
+line, so every other position stays where it was, and so do the syntax tree, the block
+structure, the program model and every structure built from them, provided that:
+
+- the edit is inside one directive line, and the tree keeps its structure (C/C++: the text of a
+  `#pragma` line; Fortran: comment lines, which is what `!$omp` lines are to the model);
+- the directives around the edit parse as before, but for the edited one;
+- the edited directive keeps its shape (`shape`): its name, spans, clause names and the other
+  facts the structures read; and it is not one whose contents they read (`CONTENT_KINDS`).
+
+Then only the rules that read something of the directive that changed are run again: while
+the analysis ran, each rule's reads of directive contents were recorded (which clauses of which
+directive, see directives.nodes.recording); the others keep their findings. The result equals a
+fresh analysis of the new padded text, which tests/test_directive_edit.py checks on random edits.
+"""
+from __future__ import annotations
+
+from bisect import bisect_right
+
+from .check import AnalysisTrace, FileAnalysis, conclude
+from .directives.nodes import Directive
+from .directives.parser import parse_directive
+from .directives.source import RawDirective, extract
+from .incremental import comment_lines, directive_window
+from .padding import Padding
+from .records import replace
+from .regions import device_ancestor
+from .rules import FileContext, RuleTrace, active_rules, run_rule
+from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
+
+# Directives whose contents the file's structures read: declare target (the binding), declare
+# variant (the variants), threadprivate (the model). An edit of one is analysed afresh.
+CONTENT_KINDS = frozenset({
+    "declare target", "begin declare target", "end declare target",
+    "declare variant", "begin declare variant", "end declare variant",
+    "threadprivate",
+})
+
+# Structures built on demand that stay valid for the new text (the rest is rebuilt when read).
+_KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
+_KEPT_ATTRIBUTES = ("_model", "_binding", "_variants")   # set in FileContext.__post_init__
+
+
+def shape(d: Directive) -> tuple:
+    """What the structures read of a directive besides CONTENT_KINDS' contents: name, spans,
+    form, clause names (block association), an unknown name's suggestion, device(ancestor)."""
+    raw = d.raw
+    clauses = d._clauses()
+    return (d.name, d.name_span, d.spec, d.end_of, d.suggestion, d.uses_macros, raw.span, raw.sentinel,
+            raw.form, raw.in_macro, tuple(c.name for c in clauses), d.argument is None,
+            any(c.name == "device" for c in clauses) and device_ancestor(d))
+
+
+def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
+              text: bytes) -> tuple[FileAnalysis, Padding] | None:
+    """The analysis of `old`'s (padded) text with [start, old_end) replaced by `text` and the
+    line's blanks taking up the difference, and the padding then; None when the edit is not one
+    this can do (the caller analyses the file afresh)."""
+    trace, ctx, doc = old.trace, old.context, old.document
+    if trace is None or ctx is None or len(trace.problems) != len(old.directives):
+        return None
+    src = doc.source
+    if any(c in text for c in b"\r\n") or b"\n" in src[start:old_end]:
+        return None
+    directives = old.directives
+    i = _holding(directives, start, old_end)
+    if i is None:
+        return None
+    d = directives[i]
+    if d.name in CONTENT_KINDS or d.raw.form == "_Pragma" or d.raw.in_macro:
+        return None
+    k = padding.on_line(src, old_end)
+    if k is None:
+        return None
+    pad_start, delta = padding.starts[k], len(text) - (old_end - start)
+    if old_end > pad_start or delta > padding.sizes[k]:
+        return None
+    tail = src[old_end:pad_start]
+    new_src = (src[:start] + text + tail + src[pad_start + delta:] if delta >= 0
+               else src[:start] + text + tail + b" " * -delta + src[pad_start:])
+    if not _same_syntax(doc, new_src, start, pad_start + max(delta, 0), start + len(text)):
+        return None
+    new = _edited_directive(old, ctx, i, new_src, start, old_end)
+    if new is None:
+        return None
+    d2, problems2 = new
+    if shape(d2) != shape(d):
+        return None
+    changed = _changed_contents(d, d2)
+
+    document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
+    document._tree = doc._tree   # the same structure; the model's nodes are this tree's
+    context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros)
+    _hand_over(ctx, context)
+    directives[i] = d2   # the list is shared with the old analysis, which is given up
+    problems = list(trace.problems)
+    problems[i] = problems2
+
+    traces: dict[str, RuleTrace] = {}
+    for r in active_rules(context, trace.options.disabled):
+        kept = trace.rules.get(r.name)
+        read = kept.reads.get(id(d)) if kept is not None else None
+        if kept is None or (read is not None and not changed.isdisjoint(read)):
+            traces[r.name] = run_rule(r, context, True)
+        elif read is not None:   # what it read of the directive is the same in its successor
+            reads = dict(kept.reads)
+            reads[id(d2)] = reads.pop(id(d))
+            traces[r.name] = replace(kept, reads=reads)
+        else:
+            traces[r.name] = kept
+    findings = [f for found in problems for f in found]
+    errors: list[str] = []
+    for t in traces.values():
+        findings.extend(t.findings)
+        errors.extend(t.errors)
+    analysis = FileAnalysis(document, directives, old.structure,
+                            conclude(findings, document, directives, trace.options), errors, context,
+                            AnalysisTrace(trace.options, problems, traces))
+    return analysis, padding.consumed(k, delta)
+
+
+def _holding(directives: list[Directive], start: int, end: int) -> int | None:
+    """The index of the directive whose span holds [start, end), after its first byte."""
+    i = bisect_right([d.span[0] for d in directives], start) - 1
+    if i < 0:
+        return None
+    span = directives[i].span
+    return i if span[0] < start and end <= span[1] else None
+
+
+def _same_syntax(doc: Document, new_src: bytes, start: int, end: int, typed_end: int) -> bool:
+    """The edit [start, end) (the same length before and after) keeps the syntax tree's structure,
+    and the typed text lies in a `#pragma` line's text (C/C++) or on comment lines (Fortran)."""
+    language = doc.language
+    if language.is_fortran:
+        return comment_lines(doc.source, start, end, language) and comment_lines(new_src, start, end, language)
+    tree = doc.tree
+    parser = parser_for(language)
+    if tree is None or parser is None:
+        return False
+    point = doc.lines.point(start)
+    end_point = doc.lines.point(end)
+    edited = tree.copy()
+    edited.edit(start_byte=start, old_end_byte=end, new_end_byte=end, start_point=point,
+                old_end_point=end_point, new_end_point=end_point)
+    reparsed = parser.parse(new_src, edited)
+    return not edited.changed_ranges(reparsed) and inside_comment_or_pragma(reparsed, start, typed_end)
+
+
+def _edited_directive(old: FileAnalysis, ctx: FileContext, i: int, new_src: bytes, start: int,
+                      old_end: int) -> tuple[Directive, list] | None:
+    """The edited directive parsed anew (with its parser findings), when the directives around
+    it parse as before and the old text's parse there is the analysis's own."""
+    doc = old.document
+    window = directive_window(doc.source, start, old_end, doc.language)
+    if window is None:
+        return None
+    version, macros = ctx.version, ctx.macros
+    before = _parse_window(doc.source, window, doc, version, macros)
+    after = _parse_window(new_src, window, doc, version, macros)
+    d = old.directives[i]
+    at = [j for j, (w, _) in enumerate(before) if w.span[0] == d.span[0]]
+    if len(before) != len(after) or len(at) != 1:
+        return None
+    j = at[0]
+    assert old.trace is not None
+    if before[j] != (d, old.trace.problems[i]):
+        return None   # the window does not reproduce the file's own parse (context the window lacks)
+    if any(before[m] != after[m] for m in range(len(before)) if m != j):
+        return None
+    return after[j]
+
+
+def _parse_window(src: bytes, window: Span, doc: Document, version: int,
+                  macros: frozenset[str]) -> list[tuple[Directive, list]]:
+    """The directives of whole lines [window) at their places in the file (with the last line's
+    newline: a quote left open there is unterminated, as in the file)."""
+    raws = extract(src[window[0]:window[1] + 1], doc.language)
+    return [parse_directive(_moved_raw(raw, window[0]), doc.language, version, macros) for raw in raws]
+
+
+def _moved_raw(raw: RawDirective, delta: int) -> RawDirective:
+    return replace(raw, span=(raw.span[0] + delta, raw.span[1] + delta),
+                   sentinel=(raw.sentinel[0] + delta, raw.sentinel[1] + delta),
+                   segments=[(logical, source + delta) for logical, source in raw.segments],
+                   problems=[replace(p, span=(p.span[0] + delta, p.span[1] + delta)) for p in raw.problems])
+
+
+def _changed_contents(d: Directive, d2: Directive) -> set[str]:
+    """The content keys (directives.nodes.READS) whose values differ between the two."""
+    changed: set[str] = set()
+    clauses, clauses2 = d._clauses(), d2._clauses()
+    if clauses != clauses2:
+        changed.add("*")
+        for name in {c.name for c in clauses}:
+            if [c for c in clauses if c.name == name] != [c for c in clauses2 if c.name == name]:
+                changed.add(name)
+    if (d.__dict__["argument"], d.__dict__["argument_span"]) != (d2.__dict__["argument"], d2.__dict__["argument_span"]):
+        changed.add("argument")
+    return changed
+
+
+def _hand_over(old: FileContext, new: FileContext) -> None:
+    """Move the structures that stay valid to the new context (the old one then releases only
+    what is its own)."""
+    for key in _KEPT:
+        if key in old.__dict__:
+            new.__dict__[key] = old.__dict__[key]
+            if key in _KEPT_ATTRIBUTES:
+                old.__dict__[key] = None
+            else:
+                del old.__dict__[key]

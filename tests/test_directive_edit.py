@@ -1,0 +1,147 @@
+"""Re-analysing one edited directive (analysis.directive_edit) equals a fresh analysis of the
+same padded text: random edits inside the directives of every fixture file and of random
+documents, one after another, each checked against a fresh analysis (findings, internal
+errors, the file's call-graph facts)."""
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from omp_lsp.analysis import Document, Language, Options
+from omp_lsp.analysis.call_graph import file_graph
+from omp_lsp.analysis.check import FileAnalysis, analysis_steps
+from omp_lsp.analysis.directive_edit import reanalyse
+from omp_lsp.analysis.padding import PAD, Padding, pad
+from omp_lsp.analysis.rules import drain
+from omp_lsp.analysis.syntax import language_for_path
+
+from expectations import options_of
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and language_for_path(str(p)) is not None
+                 and b"omp" in p.read_bytes().lower())
+# What people type inside directives: clause names and arguments, list items, numbers, punctuation.
+TYPED = ["1", "0", "-1", "x", "n", "a", " ", ",", ":", "(", ")", "[", "]", "{", "}", "ancestor", "ancestor: ",
+         "to", "tofrom", "map(to: x)", "map(tofrom: a[0:n])", "nowait", "device(1)", "thread_limit(4)",
+         "private(x)", "firstprivate(n)", "is_device_ptr(x)", "allocate(x)", "num_teams(2)", "if(n > 1)",
+         "kind(gpu)", "vendor(llvm)", "arch(nvptx64)", "teams", "parallel", "simd", "é", "", "\\", "&", "!",
+         "//", "/*", "*/", "\"", "%", "@", "#"]
+C_PIECES = ["#pragma omp target map(tofrom: a[0:n]) thread_limit(-1)\n", "int a[8];\n", "int x;\n",
+            "#pragma omp declare target(x) device_type(nohost)\n", "void f(int n) {\n", "}\n", "  a[0] = 1;\n",
+            "#pragma omp target device(ancestor: 1) map(to: x)\n", "  x = 1;\n", "/* é ü */\n",
+            "#pragma omp target teams distribute parallel for \\\n   map(to: a)\n", "#pragma omp requires reverse_offload\n",
+            "  for (int i = 0; i < n; i++) a[i] = i;\n", "#pragma omp target update to(a[0:4])\n",
+            "#pragma omp target data map(to: a) use_device_ptr(a)\n", "  {\n", "  }\n", "#define N 4\n", "\n"]
+F_PIECES = ["subroutine s(a)\n", "end subroutine s\n", "  real :: a(8)\n", "  a = 1.0\n",
+            "!$omp target map(tofrom: a) thread_limit(-1)\n", "!$omp end target\n", "! é comment\n",
+            "!$omp target teams map(to: a) &\n", "!$omp& thread_limit(4)\n", "  !$omp target device(ancestor: 1)\n",
+            "!$omp target data map(to: a)\n", "!$omp end target data\n", "\n"]
+
+
+def _analysis(padded: bytes, language: Language, options: Options) -> FileAnalysis:
+    return drain(analysis_steps(Document(padded, language), options, "/w/file", trace=True))
+
+
+def _unpadded(padded: bytes, padding: Padding) -> bytes:
+    pieces, at = [], 0
+    for start, size in zip(padding.starts, padding.sizes):
+        assert padded[start:start + size] == b" " * size
+        pieces.append(padded[at:start])
+        at = start + size
+    return b"".join(pieces) + padded[at:]
+
+
+def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options) -> None:
+    padded, padding = pad(real, language)
+    analysis = _analysis(padded, language, options)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=4), label="edits")):
+        if not analysis.directives:
+            event("no directive")
+            return
+        d = data.draw(st.sampled_from(analysis.directives), label="directive")
+        first, last = padding.to_real(d.span[0]) + 1, padding.to_real(d.span[1])
+        if first > last:
+            return
+        at = data.draw(st.integers(min_value=first, max_value=last), label="at")
+        removed = data.draw(st.integers(min_value=0, max_value=min(3, last - at)), label="removed")
+        typed = data.draw(st.sampled_from(TYPED), label="typed").encode()
+        real = real[:at] + typed + real[at + removed:]
+        done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at + removed), typed)
+        if done is None:
+            event("analysed afresh")
+            padded, padding = pad(real, language)
+            analysis = _analysis(padded, language, options)
+            continue
+        event("one directive re-analysed")
+        analysis, padding = done
+        assert _unpadded(analysis.document.source, padding) == real
+        fresh = _analysis(analysis.document.source, language, options)
+        assert analysis.findings == fresh.findings
+        assert analysis.internal_errors == fresh.internal_errors
+        assert analysis.directives == fresh.directives
+        assert analysis.context is not None and fresh.context is not None
+        assert file_graph(analysis.context).signature() == file_graph(fresh.context).signature()
+
+
+@settings(max_examples=int(os.environ.get("EXAMPLES", 400)), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(source=st.sampled_from(SOURCES), data=st.data())
+def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, data: st.DataObject) -> None:
+    language = language_for_path(str(source))
+    assert language is not None
+    text = source.read_bytes()
+    _edit_directives(data, text, language, options_of(text.decode("utf-8", "replace")))
+
+
+@settings(max_examples=int(os.environ.get("EXAMPLES", 300)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(fortran=st.booleans(), data=st.data())
+def test_edits_of_random_documents_equal_a_fresh_analysis(fortran: bool, data: st.DataObject) -> None:
+    pieces = F_PIECES if fortran else C_PIECES
+    text = "".join(data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=25), label="document"))
+    _edit_directives(data, text.encode(), Language.FORTRAN if fortran else Language.C, Options())
+
+
+def test_padding_maps_offsets_both_ways() -> None:
+    real = b"int x;\n#pragma omp target map(x)\nint y;\n#pragma omp target \\\r\n  map(y)\r\nz\n"
+    padded, padding = pad(real, Language.C)
+    assert _unpadded(padded, padding) == real
+    assert padded.count(b" " * PAD) == 3    # each pragma line, before the continuing backslash too
+    assert b" " * PAD + b"\\\r\n" in padded and b" " * PAD + b"\r\n" in padded
+    for offset in range(len(real) + 1):
+        assert padding.to_real(padding.to_padded(offset)) == offset
+    line_end = real.index(b"\nint y")
+    assert padding.to_padded(line_end) == line_end   # a line's end: before its blanks
+    assert padding.to_real(line_end + PAD) == line_end
+
+
+def test_typing_in_a_target_directive_re_runs_only_the_rules_that_read_that_clause(monkeypatch) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from check_speed import C_UNIT, generate
+    import omp_lsp.analysis.directive_edit as directive_edit
+
+    padded, padding = pad(generate(C_UNIT, 600).encode(), Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    rerun: list[str] = []
+    real_run = directive_edit.run_rule
+    monkeypatch.setattr(directive_edit, "run_rule", lambda r, ctx, trace: rerun.append(r.name) or real_run(r, ctx, trace))
+    at = padded.index(b"thread_limit(") + len(b"thread_limit(")
+    done = reanalyse(analysis, padding, at, at + 1, b"-")   # thread_limit(-...): OMP210
+    assert done is not None
+    edited, _ = done
+    assert rerun == ["negative_device_or_thread_limit"]
+    assert [f.code for f in edited.findings] == ["OMP210"]
+    assert edited.findings == _analysis(edited.document.source, Language.C, Options()).findings
+
+
+@pytest.mark.parametrize("edit", [(b"declare target to(table1", b"2"), (b"#pragma omp target map", b"\n")])
+def test_what_one_directive_cannot_answer_is_left_to_a_fresh_analysis(edit: tuple[bytes, bytes]) -> None:
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
+    from check_speed import C_UNIT, generate
+
+    padded, padding = pad(generate(C_UNIT, 200).encode(), Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    at = padded.index(edit[0]) + len(edit[0])
+    assert reanalyse(analysis, padding, at, at, edit[1]) is None
