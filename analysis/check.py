@@ -34,6 +34,7 @@ class AnalysisTrace:
     options: Options
     problems: list[list[Finding]]
     rules: dict[str, RuleTrace]
+    starts: list[int] | None = None   # where each directive starts, once asked for
 
 
 def analyze(document: Document, options: Options | None = None, path: str = "") -> FileAnalysis:

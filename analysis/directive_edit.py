@@ -28,7 +28,7 @@ from .incremental import comment_lines, directive_window
 from .padding import Padding
 from .records import replace
 from .regions import device_ancestor
-from .rules import FileContext, RuleTrace, active_rules, run_rule
+from .rules import FileContext, Rule, RuleTrace, active_rules, run_rule
 from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
 
 # Directives whose contents the file's structures read: declare target (the binding), declare
@@ -66,7 +66,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if any(c in text for c in b"\r\n") or b"\n" in src[start:old_end]:
         return None
     directives = old.directives
-    i = _holding(directives, start, old_end)
+    i = _holding(trace, directives, start, old_end)
     if i is None:
         return None
     d = directives[i]
@@ -103,8 +103,10 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r.name)
         read = kept.reads.get(id(d)) if kept is not None else None
-        if kept is None or (read is not None and not changed.isdisjoint(read)):
+        if kept is None:
             traces[r.name] = run_rule(r, context, True)
+        elif read is not None and not changed.isdisjoint(read):
+            traces[r.name] = _checked_again(r, kept, context, i, id(d))
         elif read is not None:   # what it read of the directive is the same in its successor
             reads = dict(kept.reads)
             reads[id(d2)] = reads.pop(id(d))
@@ -118,13 +120,32 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         errors.extend(t.errors)
     analysis = FileAnalysis(document, directives, old.structure,
                             conclude(findings, document, directives, trace.options), errors, context,
-                            AnalysisTrace(trace.options, problems, traces))
+                            AnalysisTrace(trace.options, problems, traces, trace.starts))
     return analysis, padding.consumed(k, delta)
 
 
-def _holding(directives: list[Directive], start: int, end: int) -> int | None:
+def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:
+    """A rule run again after directive `i` changed: a per-directive rule for that directive
+    only (its findings for the others kept), any other for the whole file."""
+    if not r.per_directive or kept.owners is None or kept.errors or None in kept.owners:
+        return run_rule(r, context, True)
+    done = run_rule(r, context.focused(i), True)
+    if done.errors:
+        return run_rule(r, context, True)
+    # in the order of the directives, as a run over the file yields them
+    owned = sorted([*((o, f) for f, o in zip(kept.findings, kept.owners) if o != i),
+                    *((i, f) for f in done.findings)], key=lambda pair: pair[0])
+    reads = {key: keys for key, keys in kept.reads.items() if key != old_id}
+    for key, keys in done.reads.items():
+        reads[key] = reads[key] | keys if key in reads else keys
+    return RuleTrace([f for _, f in owned], [], reads, [o for o, _ in owned])
+
+
+def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end: int) -> int | None:
     """The index of the directive whose span holds [start, end), after its first byte."""
-    i = bisect_right([d.span[0] for d in directives], start) - 1
+    if trace.starts is None:   # kept from edit to edit: the directives' places do not change
+        trace.starts = [d.span[0] for d in directives]
+    i = bisect_right(trace.starts, start) - 1
     if i < 0:
         return None
     span = directives[i].span

@@ -25,6 +25,7 @@ from .check import defined_macros, macro_definitions
 from .diagnostics import Finding
 from .directives.parser import parse_directive
 from .directives.source import extract
+from .padding import Padding
 from .records import fields, replace
 from .syntax import ByteEdit, Language, Span
 
@@ -38,13 +39,21 @@ _FIXED_NEIGHBOUR = re.compile(rb"(?:[cC*!]|[ \t]*(?:[!#]|\r?$))")
 
 class PositionLog:
     """The edits applied since an analysis was made, in order: positions of that analysis moved
-    to the current text (`to_new`) and back (`to_old`)."""
+    to the current text (`to_new`) and back (`to_old`). `padding`: the analysed text had blanks
+    added at the ends of directive lines (the language server's, see padding.py); they come off
+    first."""
 
-    def __init__(self) -> None:
+    def __init__(self, padding: Padding | None = None) -> None:
         self.edits: list[ByteEdit] = []
+        self.padding = padding if padding is not None and len(padding) else None
 
     def __len__(self) -> int:
         return len(self.edits)
+
+    @property
+    def moves(self) -> bool:
+        """Whether any position of the analysed text is elsewhere in the current one."""
+        return bool(self.edits) or self.padding is not None
 
     def add(self, edit: ByteEdit) -> None:
         self.edits.append(edit)
@@ -52,6 +61,8 @@ class PositionLog:
     def to_new(self, offset: int, end: bool = False) -> int:
         """Where an offset of the analysed text is now. Text typed exactly at a span's start
         comes before it, at its end after it (`end=True` for the end of a span)."""
+        if self.padding is not None:
+            offset = self.padding.to_real(offset)
         for e in self.edits:
             offset = _end_to_new(e, offset) if end else _start_to_new(e, offset)
         return offset
@@ -67,7 +78,14 @@ class PositionLog:
                 offset -= e.delta
             elif offset > e.start:
                 offset = e.start
-        return offset
+        return self.padding.to_padded(offset) if self.padding is not None else offset
+
+    def carries(self, spans: Iterable[Span]) -> bool:
+        """`carries` for spans of the analysed text."""
+        if self.padding is not None:
+            to_real = self.padding.to_real
+            spans = [(to_real(a), to_real(b)) for a, b in spans]
+        return carries(spans, self.edits)
 
 
 def _start_to_new(e: ByteEdit, x: int) -> int:
@@ -246,7 +264,7 @@ def touches(findings: Iterable[Finding], edit: ByteEdit) -> bool:
 def moved(finding: Finding, log: PositionLog) -> Finding:
     """A finding of the analysed text at its place in the current text: its span, its fixes'
     edits and its related locations in the same file (locations in other files move with theirs)."""
-    if not log.edits:
+    if not log.moves:
         return finding
     related = [replace(r, span=log.span_to_new(r.span)) if r.path is None else r for r in finding.related]
     fixes = [replace(fix, edits=tuple((log.span_to_new(s), text) for s, text in fix.edits)) for fix in finding.fixes]

@@ -27,13 +27,15 @@ _FIXED_SENTINEL = re.compile(rb"^[cC*!]\$omp", re.MULTILINE | re.IGNORECASE)
 class Padding:
     """Where blanks were added: `starts` are offsets of the padded text, `sizes` how many."""
 
-    def __init__(self, starts: list[int], sizes: list[int]) -> None:
+    def __init__(self, starts: list[int], sizes: list[int], before: list[int] | None = None) -> None:
         self.starts = starts
         self.sizes = sizes
-        self.before: list[int] = [0] * (len(sizes) + 1)   # blanks added before pad i
-        for i, n in enumerate(sizes):
-            self.before[i + 1] = self.before[i] + n
-        self.real_starts = [s - b for s, b in zip(starts, self.before)]
+        if before is None:   # blanks added before pad i
+            before = [0] * (len(sizes) + 1)
+            for i, n in enumerate(sizes):
+                before[i + 1] = before[i] + n
+        self.before = before
+        self.real_starts = [s - b for s, b in zip(starts, before)]
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -70,7 +72,8 @@ class Padding:
         sizes = list(self.sizes)
         starts[index] += delta
         sizes[index] -= delta
-        return Padding(starts, sizes)
+        before = self.before[:index + 1] + [b - delta for b in self.before[index + 1:]]
+        return Padding(starts, sizes, before)
 
 
 def pad(source: bytes, language: Language) -> tuple[bytes, Padding]:

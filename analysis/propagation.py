@@ -204,6 +204,9 @@ class DeviceGraph:
             self._contexts[path] = ctx
         else:
             self._contexts.pop(path, None)
+        if new is not None and new is self.files.get(path):
+            self.updates = 0   # the same facts, handed on with the analysis (directive_edit): nothing moved
+            return
         self.replace(path, new)
 
     def replace(self, path: str, new: FileGraph | None, propagate: bool = True) -> None:

@@ -24,8 +24,9 @@ from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
 from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.diagnostics import Finding
-from omp_lsp.analysis.incremental import PositionLog, anchors, carries, moved
+from omp_lsp.analysis.incremental import PositionLog, anchors, moved
 from omp_lsp.analysis.options import Options
+from omp_lsp.analysis.padding import pad
 from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.syntax import Document, Encoding, Span
 from omp_lsp.analysis.workspace import cross_file
@@ -183,12 +184,14 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
                 state.exact, state.log = True, PositionLog()
                 break
             snapshot = state.doc.snapshot()
+            padded, padding = pad(snapshot.source, snapshot.language)
             options = self.options
-            inflight = state.inflight = Inflight()
+            inflight = state.inflight = Inflight(padding)
 
             def wanted(inflight: Inflight = inflight, options: Options = options) -> bool:
                 return inflight.exact and not state.closed and self.options is options
-            result = await self.steps(analysis_steps(snapshot, options, state.path), wanted)
+            document = Document(padded, snapshot.language, snapshot.version)
+            result = await self.steps(analysis_steps(document, options, state.path, trace=True), wanted)
             state.inflight = None
             if result is _FAILED:   # logged; the file reports nothing rather than retrying forever
                 self.set_analysis(state.path, None)
@@ -200,7 +203,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
             state.log, state.exact = inflight.log, True
             self.compute_results()
             computed = True
-            if not carries(self.anchors(state), state.log.edits):   # a finding ends at an edit made meanwhile
+            if not state.log.carries(self.anchors(state)):   # a finding ends at an edit made meanwhile
                 state.exact = False
         if not state.closed:
             if not computed:

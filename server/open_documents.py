@@ -2,16 +2,22 @@
 
 Each holds the live text (a `Document`, edited in place with `tree.edit` + reparse) and knows how
 the analysis the server has for its file relates to that text: the analysis was made of an
-earlier text, and `log` holds the edits made since. While every one of those edits is inert
+earlier text with blanks added at the ends of directive lines (analysis.padding), and `log`
+holds the padding and the edits made since. While every one of those edits is inert
 (`analysis.incremental`), the analysis is exact for the live text once positions are moved through
-the log; an edit that is not inert asks for a new analysis, made while the editor goes on.
+the log. An edit inside one directive made while the log holds no edit is applied to the analysed
+text itself, and only what it changes is analysed again (`analysis.directive_edit`); any other
+edit asks for a new analysis, made while the editor goes on.
 """
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
-from omp_lsp.analysis.incremental import PositionLog, carries, inert_edit
+from omp_lsp.analysis.check import FileAnalysis
+from omp_lsp.analysis.directive_edit import reanalyse
+from omp_lsp.analysis.incremental import PositionLog, inert_edit
+from omp_lsp.analysis.padding import Padding
 from omp_lsp.analysis.syntax import ByteEdit, Document, Span
 
 MAX_LOGGED_EDITS = 64   # then the next edit is analysed afresh: moving positions costs per edit
@@ -20,8 +26,8 @@ MAX_LOGGED_EDITS = 64   # then the next edit is analysed afresh: moving position
 class Inflight:
     """An analysis being made of a snapshot of the text, and the edits made since it was taken."""
 
-    def __init__(self) -> None:
-        self.log = PositionLog()
+    def __init__(self, padding: Padding | None = None) -> None:
+        self.log = PositionLog(padding)
         self.exact = True        # every edit since the snapshot is inert
 
 
@@ -47,7 +53,21 @@ class OpenDocument:
             self.inflight.exact = self.inflight.exact and inert and len(self.inflight.log) < MAX_LOGGED_EDITS
             self.inflight.log.add(edit)
         self.log.add(edit)
-        self.exact = self.exact and inert and len(self.log) <= MAX_LOGGED_EDITS and carries(anchors, self.log.edits)
+        self.exact = self.exact and inert and len(self.log) <= MAX_LOGGED_EDITS and self.log.carries(anchors)
+
+    def retyped(self, analysis: FileAnalysis | None, edit: ByteEdit) -> FileAnalysis | None:
+        """The analysis after `edit` (just applied) when it is one directive's and the analysis
+        described the text before it exactly: that directive re-analysed, the rest kept."""
+        if analysis is None or not self.exact or self.log.edits or self.inflight is not None \
+                or self.log.padding is None:
+            return None
+        padding = self.log.padding
+        done = reanalyse(analysis, padding, padding.to_padded(edit.start), padding.to_padded(edit.old_end),
+                         self.doc.source[edit.start:edit.new_end])
+        if done is None:
+            return None
+        self.log = PositionLog(done[1])
+        return done[0]
 
     def to_base(self, offset: int) -> int:
         """A byte offset of the live text in the analysed text."""

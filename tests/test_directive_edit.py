@@ -16,7 +16,7 @@ from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
 from omp_lsp.analysis.directive_edit import reanalyse
 from omp_lsp.analysis.padding import PAD, Padding, pad
-from omp_lsp.analysis.rules import drain
+from omp_lsp.analysis.rules import Rule, drain, iter_rules, run_rule
 from omp_lsp.analysis.syntax import language_for_path
 
 from expectations import options_of
@@ -102,6 +102,29 @@ def test_edits_of_random_documents_equal_a_fresh_analysis(fortran: bool, data: s
     pieces = F_PIECES if fortran else C_PIECES
     text = "".join(data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=25), label="document"))
     _edit_directives(data, text.encode(), Language.FORTRAN if fortran else Language.C, Options())
+
+
+def _per_directive_rules() -> list[Rule]:
+    return [r for r in iter_rules() if r.per_directive]
+
+
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: str(p.relative_to(FIXTURES)))
+def test_per_directive_rules_check_each_directive_on_its_own(source: Path) -> None:
+    """A per-directive rule's findings over the file are, directive by directive, those of a run
+    focused on that directive (what directive_edit runs again), and each is owned by one."""
+    language = language_for_path(str(source))
+    assert language is not None
+    text = source.read_bytes()
+    analysis = _analysis(text, language, options_of(text.decode("utf-8", "replace")))
+    assert analysis.context is not None
+    rules = _per_directive_rules()
+    assert len(rules) >= 10
+    for r in rules:
+        whole = run_rule(r, analysis.context, True)
+        assert whole.errors == [] and whole.owners is not None and None not in whole.owners, r.name
+        for i in range(len(analysis.directives)):
+            focused = run_rule(r, analysis.context.focused(i), True)
+            assert focused.findings == [f for f, o in zip(whole.findings, whole.owners) if o == i], (r.name, i)
 
 
 def test_padding_maps_offsets_both_ways() -> None:

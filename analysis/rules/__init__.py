@@ -122,6 +122,29 @@ class FileContext:
             found = cache[names] = any(name.encode() in source for name in names)
         return found
 
+    focus = None   # int | None: a focused view's directive (see `focused`); not a record field
+
+    def focused(self, index: int) -> FileContext:
+        """This context for a per-directive rule that is to check the directive at `index` only
+        (`each_directive`); everything else, built structures included, is shared."""
+        view = object.__new__(_Focused)
+        view.__dict__ = self.__dict__
+        view.focus = index
+        return view
+
+    def each_directive(self, pairs: Iterable[tuple[int, Directive]] | None = None) -> Iterator[tuple[int, Directive]]:
+        """(index, directive) of `pairs` (default: every directive), or of the focused one only:
+        what a per-directive rule checks, one directive at a time. While the rule works on one,
+        its findings are that directive's (`RuleTrace.owners`)."""
+        focus = self.focus
+        if focus is not None and pairs is None:
+            pairs = ((focus, self.directives[focus]),)
+        for i, d in enumerate(self.directives) if pairs is None else pairs:
+            if focus is None or i == focus:
+                self.__dict__["_owner"] = i
+                yield i, d
+        self.__dict__["_owner"] = None
+
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
         """(index, directive) of the directives with these names, in source order (indexed once:
         most rules look at a few kinds of directive, and files hold thousands)."""
@@ -139,6 +162,10 @@ class FileContext:
     def has_declare_target(self) -> bool:
         """Whether any declare target directive is present (asked by every declare target rule)."""
         return bool(self.directives_named("declare target") or self.directives_named("begin declare target"))
+
+
+class _Focused(FileContext):
+    __slots__ = ("focus",)
 
 
 @dataclass
@@ -165,6 +192,9 @@ class WorkspaceContext:
 class Rule:
     codes: tuple[str, ...]
     func: RuleFunc
+    # Checks each directive on its own (through `FileContext.each_directive`), so that a focused
+    # run re-checks one (directive_edit); tests/test_directive_edit.py holds every such rule to it.
+    per_directive: bool = False
 
     @property
     def name(self) -> str:
@@ -181,12 +211,12 @@ def _check_codes(codes: tuple[str, ...]) -> None:
             raise ValueError(f"{code} is not in the rule catalogue")
 
 
-def rule(*codes: str) -> Callable[[RuleFunc], RuleFunc]:
-    """Register a per-file rule under the catalogue codes it may report."""
+def rule(*codes: str, per_directive: bool = False) -> Callable[[RuleFunc], RuleFunc]:
+    """Register a per-file rule under the catalogue codes it may report (`per_directive`: see Rule)."""
     _check_codes(codes)
 
     def register(func: RuleFunc) -> RuleFunc:
-        REGISTRY.append(Rule(codes, func))
+        REGISTRY.append(Rule(codes, func, per_directive))
         return func
     return register
 
@@ -208,6 +238,7 @@ class RuleTrace:
     findings: list[Finding]
     errors: list[str]
     reads: Reads   # directive contents it read (directives.nodes.recording)
+    owners: list[int] | None = None   # per-directive rules: the directive index of each finding
 
 
 @dataclass
@@ -258,18 +289,22 @@ def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
     reads: Reads = {}
     findings: list[Finding] = []
     errors: list[str] = []
+    owners: list[int] | None = [] if trace and r.per_directive else None
     previous = recording(reads) if trace else None
+    ctx.__dict__["_owner"] = None
     try:
         for finding in r.func(ctx):
             if finding.code not in r.codes:
                 raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
             findings.append(finding)
+            if owners is not None:
+                owners.append(ctx.__dict__["_owner"])
     except Exception as err:  # a broken rule must not take the others down
         errors.append(f"internal error in rule {r.name} ({', '.join(r.codes)}): {type(err).__name__}: {err}")
     finally:
         if trace:
             recording(previous)
-    return RuleTrace(findings, errors, reads)
+    return RuleTrace(findings, errors, reads, owners)
 
 
 def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> dict[str, RuleRun]:

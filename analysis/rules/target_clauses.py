@@ -299,10 +299,10 @@ def _fortran_c_ptr(ctx: FileContext, sym: Symbol) -> bool | None:
 # OMP201: map types
 # ---------------------------------------------------------------------------------------------
 
-@rule("OMP201")
+@rule("OMP201", per_directive=True)
 def map_type_not_allowed(ctx: FileContext) -> Iterator[Finding]:
     known = {w for w, since in MAP_TYPES.items() if ctx.version >= since}
-    for d in ctx.directives:
+    for _, d in ctx.each_directive():
         kind = "target" if is_target_region(d) else d.name
         table = ALLOWED_MAP_TYPES.get(kind)
         if table is None or d.uses_macros:
@@ -327,13 +327,13 @@ def map_type_not_allowed(ctx: FileContext) -> Iterator[Finding]:
 def _ancestor_targets(ctx: FileContext) -> Iterator[tuple[Directive, Clause, Expr | None]]:
     if ctx.version < 50:
         return  # no ancestor modifier before 5.0 (the parser reports it)
-    for _, d in _targets(ctx):
+    for _, d in ctx.each_directive(_targets(ctx)):
         found = _ancestor(d)
         if found is not None:
             yield d, found[0], found[1]
 
 
-@rule("OMP202")
+@rule("OMP202", per_directive=True)
 def ancestor_without_reverse_offload(ctx: FileContext) -> Iterator[Finding]:
     for d, device, _ in _ancestor_targets(ctx):
         if _requirement(ctx, "reverse_offload", d.span[0], before=True) is not False:
@@ -347,7 +347,7 @@ def ancestor_without_reverse_offload(ctx: FileContext) -> Iterator[Finding]:
         yield Finding("OMP202", f"'device(ancestor: ...)' needs {where}", device.span, related=related)
 
 
-@rule("OMP203")
+@rule("OMP203", per_directive=True)
 def ancestor_not_one(ctx: FileContext) -> Iterator[Finding]:
     for _, _, expr in _ancestor_targets(ctx):
         if expr is None:
@@ -359,7 +359,7 @@ def ancestor_not_one(ctx: FileContext) -> Iterator[Finding]:
                           fixes=[Fix("Change to 'ancestor: 1'", ((expr.span, "1"),))])
 
 
-@rule("OMP204")
+@rule("OMP204", per_directive=True)
 def clause_with_ancestor(ctx: FileContext) -> Iterator[Finding]:
     for d, device, _ in _ancestor_targets(ctx):
         for c in d.clauses:
@@ -375,9 +375,9 @@ def clause_with_ancestor(ctx: FileContext) -> Iterator[Finding]:
 # OMP207, OMP208: list items in conflicting clauses
 # ---------------------------------------------------------------------------------------------
 
-@rule("OMP207")
+@rule("OMP207", per_directive=True)
 def mapped_and_private(ctx: FileContext) -> Iterator[Finding]:
-    for _, d in _targets(ctx):
+    for _, d in ctx.each_directive(_targets(ctx)):
         # On combined constructs private goes to the innermost leaf that takes it and firstprivate
         # to teams/distribute/parallel/... (5.0 and later): both may meet a mapped item there.
         if _combined(d) or not d.clause("map"):
@@ -398,9 +398,9 @@ def mapped_and_private(ctx: FileContext) -> Iterator[Finding]:
                                   related=[Related(other.span, f"'{other.text}' mapped here")])
 
 
-@rule("OMP208")
+@rule("OMP208", per_directive=True)
 def device_address_conflict(ctx: FileContext) -> Iterator[Finding]:
-    for _, d in _targets(ctx):
+    for _, d in ctx.each_directive(_targets(ctx)):
         if not d.clauses_named(*_DEVICE_ADDRESS):
             continue
         # Data-sharing clauses of a combined construct apply to an inner leaf.
@@ -435,12 +435,12 @@ def _advice(a: str, b: str) -> str:
 # OMP209: is_device_ptr list items
 # ---------------------------------------------------------------------------------------------
 
-@rule("OMP209")
+@rule("OMP209", per_directive=True)
 def device_pointer_type(ctx: FileContext) -> Iterator[Finding]:
     fortran = ctx.document.language.is_fortran
     if fortran and ctx.version < 51:
         return  # the C_PTR wording (and its deprecation) is 5.1's
-    for _, d in _targets(ctx):
+    for _, d in ctx.each_directive(_targets(ctx)):
         for c in d.clauses_named("is_device_ptr"):
             for item in c.items:
                 sym = _variable(ctx, item)
@@ -462,9 +462,9 @@ def device_pointer_type(ctx: FileContext) -> Iterator[Finding]:
 # OMP210: device numbers and thread limits
 # ---------------------------------------------------------------------------------------------
 
-@rule("OMP210")
+@rule("OMP210", per_directive=True)
 def negative_device_or_thread_limit(ctx: FileContext) -> Iterator[Finding]:
-    for d in ctx.directives:
+    for _, d in ctx.each_directive():
         if d.uses_macros:
             continue
         device = d.clause("device")
@@ -505,7 +505,7 @@ def _device_number(ctx: FileContext, expr: Expr) -> Finding | None:
 # OMP213: allocators in target regions
 # ---------------------------------------------------------------------------------------------
 
-@rule("OMP213")
+@rule("OMP213", per_directive=True)
 def allocator_not_in_uses_allocators(ctx: FileContext) -> Iterator[Finding]:
     if ctx.version < 50:
         return  # no memory allocators before 5.0
@@ -513,7 +513,7 @@ def allocator_not_in_uses_allocators(ctx: FileContext) -> Iterator[Finding]:
     if not targets:
         return
     extents = ctx.structure.extents
-    for index, d in targets:
+    for index, d in ctx.each_directive(targets):
         extent = extents.get(index)
         uses = {_key(ctx, item) for c in d.clauses_named("uses_allocators") for item in c.items}
         uses.discard(None)

@@ -153,13 +153,13 @@ def _device_affecting(d: Directive) -> bool:
     return is_target_region(d) and not d.uses_macros and not device_ancestor(d)
 
 
-@rule("OMP206")
+@rule("OMP206", per_directive=True)
 def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     nohost = ctx.has_declare_target and any(m.device_type == "nohost" for m in ctx.binding.marks)
     if not regions.targets and not nohost:
         return
-    for d in ctx.directives:
+    for _, d in ctx.each_directive():
         if not _device_affecting(d):
             continue
         r = regions.at(d.span[0])
@@ -372,21 +372,24 @@ def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP216 ------------------------------------------------------------------------------------
-@rule("OMP216")
+@rule("OMP216", per_directive=True)
 def structure_partly_mapped(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
-    mapped_by_region = [(region, mapped) for region in regions.targets
-                        if not ctx.directives[region.index].uses_macros
-                        and _maps_members(ctx, ctx.directives[region.index])
-                        and (mapped := _mapped_elements(ctx, ctx.directives[region.index]))]
-    if not mapped_by_region:
-        return  # no structure element is mapped: the member accesses need not be read at all
-    accesses = regions.member_accesses()
-    if not accesses:
-        return
-    for region, elements in mapped_by_region:
+    targets = [(region.index, region) for region in regions.targets]
+    region_of = dict(targets)
+    accesses = None   # read only once some structure element is mapped
+    for index, d in ctx.each_directive((i, ctx.directives[i]) for i, _ in targets):
+        if d.uses_macros or not _maps_members(ctx, d):
+            continue
+        elements = _mapped_elements(ctx, d)
+        if not elements:
+            continue
+        if accesses is None:
+            accesses = regions.member_accesses()
+        if not accesses:
+            return
         for key, mapped in elements.items():
-            yield from _unmapped_accesses(ctx, regions, region, key, mapped, accesses)
+            yield from _unmapped_accesses(ctx, regions, region_of[index], key, mapped, accesses)
 
 
 _MEMBER_MARKS = (b".", b"%")  # `s.a`, `p->a`, `s%a`

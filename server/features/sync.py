@@ -46,6 +46,7 @@ def register(server: OmpLanguageServer) -> None:
             return
         ls.quiet_for_now()
         spans = ls.anchors(state) if state.exact else []
+        retyped = False
         try:
             for change in params.content_changes:
                 if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -56,6 +57,12 @@ def register(server: OmpLanguageServer) -> None:
                 old = state.doc.source
                 state.doc.apply(edit, ls.encoding)
                 assert state.doc.last_change is not None
+                analysis = state.retyped(ls.analyses.get(state.path), state.doc.last_change)
+                if analysis is not None:   # one directive re-analysed: the rest of the analysis kept
+                    ls.set_analysis(state.path, analysis)
+                    retyped = True
+                    spans = ls.anchors(state)
+                    continue
                 state.edited(old, state.doc.last_change, ls.options.openmp_version, spans)
             state.doc.version = params.text_document.version
         except Exception:
@@ -66,6 +73,8 @@ def register(server: OmpLanguageServer) -> None:
             if state.inflight is not None:   # its log no longer leads to this text
                 state.inflight.exact = False
         if state.exact:   # inert edits: the same findings, moved
+            if retyped:
+                ls.compute_results()
             ls.publish_all(uri)
         else:
             ls.schedule(state)
