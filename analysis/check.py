@@ -35,6 +35,17 @@ class AnalysisTrace:
     problems: list[list[Finding]]
     rules: dict[str, RuleTrace]
     starts: list[int] | None = None   # where each directive starts, once asked for
+    succession: Succession | None = None   # made from another analysis by directive_edit
+
+
+@dataclass
+class Succession:
+    """An analysis made from `before`'s by an edit of one directive: its id there and here, and
+    which of its contents changed (directives.nodes.READS keys)."""
+    before: FileContext
+    old: int
+    new: int
+    changed: set[str]
 
 
 def analyze(document: Document, options: Options | None = None, path: str = "") -> FileAnalysis:

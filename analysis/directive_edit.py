@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
-from .check import AnalysisTrace, FileAnalysis, conclude
+from .check import AnalysisTrace, FileAnalysis, Succession, conclude
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import RawDirective, extract
@@ -120,7 +120,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         errors.extend(t.errors)
     analysis = FileAnalysis(document, directives, old.structure,
                             conclude(findings, document, directives, trace.options), errors, context,
-                            AnalysisTrace(trace.options, problems, traces, trace.starts))
+                            AnalysisTrace(trace.options, problems, traces, trace.starts,
+                                          Succession(ctx, id(d), id(d2), changed)))
     return analysis, padding.consumed(k, delta)
 
 

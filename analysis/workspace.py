@@ -9,8 +9,15 @@ from .check import FileAnalysis, analyze, finish
 from .compile_commands import CompileDatabase
 from .options import Options
 from .propagation import DeviceGraph, DeviceRow
-from .records import replace
-from .rules import WorkspaceContext, run_workspace_rules
+from .records import dataclass, replace
+from .rules import (
+    FileContext,
+    WorkspaceContext,
+    WorkspaceRuleTrace,
+    active_workspace_rules,
+    group_by_file,
+    run_workspace_rule,
+)
 from .syntax import Document
 
 
@@ -25,7 +32,34 @@ def cross_file(analyses: dict[str, FileAnalysis], options: Options, graph: Devic
     """The same analyses with the cross-file findings added (new records; inputs untouched).
     `graph`: a device graph kept from the previous call (brought up to date incrementally);
     `database`: the program's compile_commands.json (where headers are found)."""
-    runs = run_workspace_rules(workspace_context(analyses, options, graph, database), options.disabled)
+    return cross_file_again(analyses, options, graph, database)[0]
+
+
+@dataclass
+class CrossFileTrace:
+    """What the cross-file rules read and found, kept for the next call (`cross_file_again`)."""
+    options: Options
+    database: CompileDatabase | None
+    graph: DeviceGraph | None
+    facts: dict[str, object]              # path -> the file's facts in the device graph (identity)
+    contexts: dict[str, FileContext]
+    rules: dict[str, WorkspaceRuleTrace]
+
+
+def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph: DeviceGraph | None = None,
+                     database: CompileDatabase | None = None,
+                     previous: CrossFileTrace | None = None) -> tuple[dict[str, FileAnalysis], CrossFileTrace]:
+    """`cross_file`, keeping the findings of the rules that cannot have changed since `previous`:
+    the device graph holds the same facts, and each file's context is the same or the successor
+    of an edit of one directive (directive_edit) whose changed contents the rule did not read."""
+    ws = workspace_context(analyses, options, graph, database)
+    edited = _edited_since(previous, ws, analyses, options, graph, database)
+    traces: dict[str, WorkspaceRuleTrace] = {}
+    for r in active_workspace_rules(ws, options.disabled):
+        kept = previous.rules.get(r.name) if previous is not None and edited is not None else None
+        traces[r.name] = run_workspace_rule(r, ws, True) if kept is None or kept.error is not None \
+            else _carried(kept, edited) or run_workspace_rule(r, ws, True)
+    runs = group_by_file(ws, list(traces.values()))
     out: dict[str, FileAnalysis] = {}
     for path, a in analyses.items():
         run = runs.get(path)
@@ -34,7 +68,47 @@ def cross_file(analyses: dict[str, FileAnalysis], options: Options, graph: Devic
             continue
         out[path] = replace(a, findings=finish([*a.findings, *run.findings], options),
                             internal_errors=[*a.internal_errors, *run.internal_errors])
-    return out
+    facts = dict(graph.files) if graph is not None else {}
+    return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces)
+
+
+def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyses: dict[str, FileAnalysis],
+                  options: Options, graph: DeviceGraph | None,
+                  database: CompileDatabase | None) -> dict[int, tuple[int, set[str]]] | None:
+    """The directives edited since `previous` (old id -> new id and changed contents), or None
+    when more than that may have changed."""
+    if previous is None or previous.options != options or previous.database is not database \
+            or graph is None or previous.graph is not graph or previous.contexts.keys() != ws.files.keys():
+        return None
+    if previous.facts.keys() != graph.files.keys() or any(graph.files[p] is not f for p, f in previous.facts.items()):
+        return None
+    edited: dict[int, tuple[int, set[str]]] = {}
+    for path, ctx in ws.files.items():
+        before = previous.contexts[path]
+        if ctx is before:
+            continue
+        trace = analyses[path].trace
+        succession = trace.succession if trace is not None else None
+        if succession is None or succession.before is not before:
+            return None
+        edited[succession.old] = (succession.new, succession.changed)
+    return edited
+
+
+def _carried(kept: WorkspaceRuleTrace, edited: dict[int, tuple[int, set[str]]] | None) -> WorkspaceRuleTrace | None:
+    """The rule's last findings when it read nothing that the edits changed (None: run it again)."""
+    assert edited is not None
+    reads = kept.reads
+    for old, (new, changed) in edited.items():
+        read = reads.get(old)
+        if read is None:
+            continue
+        if not changed.isdisjoint(read):
+            return None
+        if reads is kept.reads:
+            reads = dict(reads)
+        reads[new] = reads.pop(old)
+    return kept if reads is kept.reads else replace(kept, reads=reads)
 
 
 def analyze_workspace(documents: dict[str, Document], options: Options | None = None) -> dict[str, FileAnalysis]:
@@ -51,4 +125,5 @@ def device_map(documents: dict[str, Document], options: Options | None = None) -
     return workspace_context(analyses, options).device_graph.rows()
 
 
-__all__ = ["analyze_workspace", "cross_file", "device_map", "workspace_context"]
+__all__ = ["CrossFileTrace", "analyze_workspace", "cross_file", "cross_file_again", "device_map",
+           "workspace_context"]

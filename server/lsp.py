@@ -29,7 +29,7 @@ from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.padding import pad
 from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.syntax import Document, Encoding, Span
-from omp_lsp.analysis.workspace import cross_file
+from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
 from omp_lsp.server.config import Config, apply
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
@@ -77,6 +77,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         self.retired: list[FileAnalysis] = []                # replaced analyses, released after the next results
         self.uncollected = 0                                 # analyses released since the last collection
         self.collect_handle: asyncio.TimerHandle | None = None
+        self.cross_trace: CrossFileTrace | None = None       # the cross-file rules' last run
 
     # ------------------------------------------------------------------ settings
 
@@ -234,12 +235,17 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         try:
             self.graph.sync({path: a.context for path, a in self.analyses.items() if a.context is not None})
             if self.indexed:
-                self.results = cross_file(self.analyses, self.options, self.graph, self.database)
+                self.results, self.cross_trace = cross_file_again(self.analyses, self.options, self.graph,
+                                                                  self.database, self.cross_trace)
             else:
                 self.results = dict(self.analyses)
         except Exception:  # the server never dies on an analysis bug
             log.exception("cross-file analysis failed")
             self.results = dict(self.analyses)
+            self.cross_trace = None
+        for analysis in self.analyses.values():
+            if analysis.trace is not None:
+                analysis.trace.succession = None   # read (or not needed): the earlier context can go
         if generation and self.graph.generation != generation:
             self.refresh_hints()   # other documents' hints and chains may have changed
         self.release_retired()

@@ -16,8 +16,10 @@ from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
 from omp_lsp.analysis.directive_edit import reanalyse
 from omp_lsp.analysis.padding import PAD, Padding, pad
+from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.rules import Rule, drain, iter_rules, run_rule
 from omp_lsp.analysis.syntax import language_for_path
+from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
 
 from expectations import options_of
 
@@ -42,8 +44,11 @@ F_PIECES = ["subroutine s(a)\n", "end subroutine s\n", "  real :: a(8)\n", "  a 
             "!$omp target data map(to: a)\n", "!$omp end target data\n", "\n"]
 
 
+PATH = "/w/file"
+
+
 def _analysis(padded: bytes, language: Language, options: Options) -> FileAnalysis:
-    return drain(analysis_steps(Document(padded, language), options, "/w/file", trace=True))
+    return drain(analysis_steps(Document(padded, language), options, PATH, trace=True))
 
 
 def _unpadded(padded: bytes, padding: Padding) -> bytes:
@@ -55,9 +60,21 @@ def _unpadded(padded: bytes, padding: Padding) -> bytes:
     return b"".join(pieces) + padded[at:]
 
 
+def _with_cross_file(analysis: FileAnalysis, options: Options, graph: DeviceGraph | None = None,
+                     previous: CrossFileTrace | None = None) -> tuple[FileAnalysis, DeviceGraph, CrossFileTrace]:
+    """The file's findings with the cross-file rules' (as the server keeps them: one device graph,
+    the last run's trace)."""
+    assert analysis.context is not None
+    graph = graph or DeviceGraph(options.propagation)
+    graph.sync({PATH: analysis.context})
+    results, trace = cross_file_again({PATH: analysis}, options, graph, None, previous)
+    return results[PATH], graph, trace
+
+
 def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options) -> None:
     padded, padding = pad(real, language)
     analysis = _analysis(padded, language, options)
+    _, graph, cross = _with_cross_file(analysis, options)
     for _ in range(data.draw(st.integers(min_value=1, max_value=4), label="edits")):
         if not analysis.directives:
             event("no directive")
@@ -75,6 +92,7 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
             event("analysed afresh")
             padded, padding = pad(real, language)
             analysis = _analysis(padded, language, options)
+            _, graph, cross = _with_cross_file(analysis, options, graph, cross)
             continue
         event("one directive re-analysed")
         analysis, padding = done
@@ -85,6 +103,8 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
         assert analysis.directives == fresh.directives
         assert analysis.context is not None and fresh.context is not None
         assert file_graph(analysis.context).signature() == file_graph(fresh.context).signature()
+        result, graph, cross = _with_cross_file(analysis, options, graph, cross)
+        assert result.findings == _with_cross_file(fresh, options)[0].findings
 
 
 @settings(max_examples=int(os.environ.get("EXAMPLES", 400)), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

@@ -307,23 +307,52 @@ def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
     return RuleTrace(findings, errors, reads, owners)
 
 
+@dataclass
+class WorkspaceRuleTrace:
+    """One cross-file rule's findings (with the file each is for), error, and directive reads."""
+    findings: list[tuple[str, Finding]]
+    error: str | None
+    reads: Reads
+
+
 def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> dict[str, RuleRun]:
     """Cross-file rules; findings are grouped by the file they belong to."""
+    return group_by_file(ws, [run_workspace_rule(r, ws) for r in active_workspace_rules(ws, disabled)])
+
+
+def active_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> list[Rule]:
     _load(fortran=any(c.document.language.is_fortran for c in ws.files.values()))
+    return [r for r in WORKSPACE_REGISTRY if not all(code in disabled for code in r.codes)]
+
+
+def run_workspace_rule(r: Rule, ws: WorkspaceContext, trace: bool = False) -> WorkspaceRuleTrace:
+    """One cross-file rule; an exception inside it is an internal error for every file (the others
+    still run). `trace`: record the directive contents it reads."""
+    reads: Reads = {}
+    findings: list[tuple[str, Finding]] = []
+    error = None
+    previous = recording(reads) if trace else None
+    try:
+        for path, finding in r.func(ws):  # type: ignore[arg-type]
+            if finding.code not in r.codes:
+                raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
+            findings.append((path, finding))
+    except Exception as err:
+        error = f"internal error in workspace rule {r.name} ({', '.join(r.codes)}): {type(err).__name__}: {err}"
+    finally:
+        if trace:
+            recording(previous)
+    return WorkspaceRuleTrace(findings, error, reads)
+
+
+def group_by_file(ws: WorkspaceContext, traces: list[WorkspaceRuleTrace]) -> dict[str, RuleRun]:
     out: dict[str, RuleRun] = {path: RuleRun() for path in ws.files}
-    for r in WORKSPACE_REGISTRY:
-        if all(code in disabled for code in r.codes):
-            continue
-        try:
-            for path, finding in r.func(ws):  # type: ignore[arg-type]
-                if finding.code not in r.codes:
-                    raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
-                out.setdefault(path, RuleRun()).findings.append(finding)
-        except Exception as err:  # as for per-file rules: the others still run
-            message = (f"internal error in workspace rule {r.name} ({', '.join(r.codes)}): "
-                       f"{type(err).__name__}: {err}")
+    for t in traces:
+        for path, finding in t.findings:
+            out.setdefault(path, RuleRun()).findings.append(finding)
+        if t.error is not None:
             for run in out.values():
-                run.internal_errors.append(message)
+                run.internal_errors.append(t.error)
     return out
 
 
