@@ -134,12 +134,28 @@ def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
     cached = ctx.__dict__.get("_file_graph")
     if cached is not None:
         return cached
+    base = ctx.__dict__.pop("_file_graph_base", None)
+    if base is not None:
+        return _with_new_marks(ctx, base)
     model = ctx.model
     graph = FileGraph(path if path is not None else ctx.path, ctx.document.language.is_fortran,
                       user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
                       line_of=ctx.document.lines.line_of)
     builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
     builder.run()
+    graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
+    ctx.__dict__["_file_graph"] = graph
+    return graph
+
+
+def _with_new_marks(ctx: FileContext, base: FileGraph) -> FileGraph:
+    """The graph of a file whose declare target marks alone changed (directive_edit): `base`'s
+    declarations, roots and references (of the same program model), the marks read anew."""
+    graph = FileGraph(base.path, base.fortran, declared=base.declared, roots=base.roots, edges=base.edges,
+                      has_main=base.has_main, user_includes=base.user_includes, line_of=base.line_of)
+    builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
+    builder.keys.update(base.keys)
+    builder.bind_marks()
     graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
     ctx.__dict__["_file_graph"] = graph
     return graph

@@ -13,7 +13,7 @@ from .directives.structure import Structure, analyse_structure
 from .fixes import tidy
 from .options import Options
 from .records import dataclass, field, replace
-from .rules import FileContext, RuleTrace, drain, rule_steps
+from .rules import FileContext, Rule, RuleTrace, drain, rule_steps
 from .syntax import Document, Language
 
 
@@ -33,7 +33,7 @@ class AnalysisTrace:
     """Each directive's parser findings and each rule's findings and reads (see directive_edit)."""
     options: Options
     problems: list[list[Finding]]
-    rules: dict[str, RuleTrace]
+    rules: dict[Rule, RuleTrace]
     starts: list[int] | None = None   # where each directive starts, once asked for
     succession: Succession | None = None   # made from another analysis by directive_edit
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from .check import AnalysisTrace, FileAnalysis, Succession, conclude
-from .directives.nodes import Directive
+from .directives.nodes import STRUCTURES, Directive, Reads
 from .directives.parser import parse_directive
 from .directives.source import RawDirective, extract
 from .incremental import comment_lines, directive_window
@@ -31,13 +31,19 @@ from .regions import device_ancestor
 from .rules import FileContext, Rule, RuleTrace, active_rules, run_rule
 from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
 
-# Directives whose contents the file's structures read: declare target (the binding), declare
-# variant (the variants), threadprivate (the model). An edit of one is analysed afresh.
+# Directives whose contents the file's structures read: declare variant (the variants),
+# threadprivate (the model), begin/end declare target (the binding's regions). An edit of one is
+# analysed afresh.
 CONTENT_KINDS = frozenset({
-    "declare target", "begin declare target", "end declare target",
+    "begin declare target", "end declare target",
     "declare variant", "begin declare variant", "end declare variant",
     "threadprivate",
 })
+# A declare target directive's list is read into the binding, and from it the marks of the file's
+# call graph: those are built again (the graph's declarations and references kept), and every
+# rule that read them runs again.
+BINDING_KINDS = frozenset({"declare target"})
+_BINDING_STRUCTURES = frozenset({"binding", "device_graph"})
 
 # Structures built on demand that stay valid for the new text (the rest is rebuilt when read).
 _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
@@ -94,25 +100,22 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     document._tree = doc._tree   # the same structure; the model's nodes are this tree's
     context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros)
-    _hand_over(ctx, context)
+    rebuilt = _BINDING_STRUCTURES if d.name in BINDING_KINDS and changed else frozenset()
+    _hand_over(ctx, context, rebuilt)
     directives[i] = d2   # the list is shared with the old analysis, which is given up
     problems = list(trace.problems)
     problems[i] = problems2
 
-    traces: dict[str, RuleTrace] = {}
+    traces: dict[Rule, RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
-        kept = trace.rules.get(r.name)
-        read = kept.reads.get(id(d)) if kept is not None else None
-        if kept is None:
-            traces[r.name] = run_rule(r, context, True)
-        elif read is not None and not changed.isdisjoint(read):
-            traces[r.name] = _checked_again(r, kept, context, i, id(d))
-        elif read is not None:   # what it read of the directive is the same in its successor
-            reads = dict(kept.reads)
-            reads[id(d2)] = reads.pop(id(d))
-            traces[r.name] = replace(kept, reads=reads)
-        else:
-            traces[r.name] = kept
+        kept = trace.rules.get(r)
+        if kept is None or (rebuilt and not rebuilt.isdisjoint(kept.reads.get(STRUCTURES, ()))) \
+                or not changed.isdisjoint(kept.reads.get(-id(d), ())):   # read while checking others
+            traces[r] = run_rule(r, context, True)
+        elif not changed.isdisjoint(kept.reads.get(id(d), ())):
+            traces[r] = _checked_again(r, kept, context, i, id(d))
+        else:   # what it read of the directive is the same in its successor
+            traces[r] = replace(kept, reads=renamed(kept.reads, id(d), id(d2)))
     findings = [f for found in problems for f in found]
     errors: list[str] = []
     for t in traces.values():
@@ -136,10 +139,21 @@ def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_i
     # in the order of the directives, as a run over the file yields them
     owned = sorted([*((o, f) for f, o in zip(kept.findings, kept.owners) if o != i),
                     *((i, f) for f in done.findings)], key=lambda pair: pair[0])
-    reads = {key: keys for key, keys in kept.reads.items() if key != old_id}
+    reads = {key: keys for key, keys in kept.reads.items() if key not in (old_id, -old_id)}
     for key, keys in done.reads.items():
         reads[key] = reads[key] | keys if key in reads else keys
     return RuleTrace([f for _, f in owned], [], reads, [o for o, _ in owned])
+
+
+def renamed(reads: Reads, old: int, new: int) -> Reads:
+    """Reads of a directive moved to its successor's id (the same dict when there are none)."""
+    if old not in reads and -old not in reads:
+        return reads
+    out = dict(reads)
+    for sign in (1, -1):
+        if sign * old in out:
+            out[sign * new] = out.pop(sign * old)
+    return out
 
 
 def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end: int) -> int | None:
@@ -225,12 +239,14 @@ def _changed_contents(d: Directive, d2: Directive) -> set[str]:
     return changed
 
 
-def _hand_over(old: FileContext, new: FileContext) -> None:
+def _hand_over(old: FileContext, new: FileContext, rebuilt: frozenset[str]) -> None:
     """Move the structures that stay valid to the new context (the old one then releases only
-    what is its own)."""
+    what is its own). `rebuilt`: the binding changed; the call graph keeps all but its marks."""
     for key in _KEPT:
         if key in old.__dict__:
-            new.__dict__[key] = old.__dict__[key]
+            if key == "_binding" and "binding" in rebuilt:
+                continue
+            new.__dict__["_file_graph_base" if key == "_file_graph" and rebuilt else key] = old.__dict__[key]
             if key in _KEPT_ATTRIBUTES:
                 old.__dict__[key] = None
             else:

@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from .check import FileAnalysis, analyze, finish
 from .compile_commands import CompileDatabase
+from .directive_edit import renamed
 from .options import Options
 from .propagation import DeviceGraph, DeviceRow
 from .records import dataclass, replace
 from .rules import (
     FileContext,
+    Rule,
     WorkspaceContext,
     WorkspaceRuleTrace,
     active_workspace_rules,
@@ -43,7 +45,7 @@ class CrossFileTrace:
     graph: DeviceGraph | None
     facts: dict[str, object]              # path -> the file's facts in the device graph (identity)
     contexts: dict[str, FileContext]
-    rules: dict[str, WorkspaceRuleTrace]
+    rules: dict[Rule, WorkspaceRuleTrace]
 
 
 def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph: DeviceGraph | None = None,
@@ -54,10 +56,10 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
     of an edit of one directive (directive_edit) whose changed contents the rule did not read."""
     ws = workspace_context(analyses, options, graph, database)
     edited = _edited_since(previous, ws, analyses, options, graph, database)
-    traces: dict[str, WorkspaceRuleTrace] = {}
+    traces: dict[Rule, WorkspaceRuleTrace] = {}
     for r in active_workspace_rules(ws, options.disabled):
-        kept = previous.rules.get(r.name) if previous is not None and edited is not None else None
-        traces[r.name] = run_workspace_rule(r, ws, True) if kept is None or kept.error is not None \
+        kept = previous.rules.get(r) if previous is not None and edited is not None else None
+        traces[r] = run_workspace_rule(r, ws, True) if kept is None or kept.error is not None \
             else _carried(kept, edited) or run_workspace_rule(r, ws, True)
     runs = group_by_file(ws, list(traces.values()))
     out: dict[str, FileAnalysis] = {}
@@ -100,14 +102,9 @@ def _carried(kept: WorkspaceRuleTrace, edited: dict[int, tuple[int, set[str]]] |
     assert edited is not None
     reads = kept.reads
     for old, (new, changed) in edited.items():
-        read = reads.get(old)
-        if read is None:
-            continue
-        if not changed.isdisjoint(read):
+        if not changed.isdisjoint(reads.get(old, ())) or not changed.isdisjoint(reads.get(-old, ())):
             return None
-        if reads is kept.reads:
-            reads = dict(reads)
-        reads[new] = reads.pop(old)
+        reads = renamed(reads, old, new)
     return kept if reads is kept.reads else replace(kept, reads=reads)
 
 

@@ -189,8 +189,9 @@ class Directive:
         return index
 
 
-# What is read of directives' contents, while recorded (see `recording`): by id of the directive,
-# the clause names looked for, "*" for all its clauses, "argument" for its argument list. Names,
+# What is read of directives' contents, while recorded (see `recording`): by id of the directive
+# (negative: read while checking another, see CHECKING), the clause names looked for, "*" for all
+# its clauses, "argument" for its argument list. Names,
 # spans and the other fields of a directive are its shape, which the incremental analysis
 # compares instead (directive_edit).
 Reads = dict[int, set[str]]
@@ -204,11 +205,38 @@ def recording(reads: Reads | None) -> Reads | None:
     return previous
 
 
+STRUCTURES = 0   # the READS key under which the file's structures read are recorded (no object's id)
+
+
+def record_structure(name: str) -> None:
+    """Record that a built structure of the file (the binding, the variants ...) was read."""
+    if READS is not None:
+        found = READS.get(STRUCTURES)
+        if found is None:
+            found = READS[STRUCTURES] = set()
+        found.add(name)
+
+
+# While a per-directive rule runs (rules.FileContext.each_directive): the directive it is checking,
+# or NOT_ONE between them. What it reads of any other directive is recorded under the negative id:
+# a change there is not that directive's alone to check again.
+NOT_ONE = object()
+CHECKING: object | None = None
+
+
+def checking(d: object | None) -> object | None:
+    """Set the directive being checked (see CHECKING); returns the one it replaces."""
+    global CHECKING
+    previous, CHECKING = CHECKING, d
+    return previous
+
+
 def _record(d: Directive, keys: tuple[str, ...]) -> None:
     assert READS is not None
-    found = READS.get(id(d))
+    key = -id(d) if CHECKING is not None and d is not CHECKING else id(d)
+    found = READS.get(key)
     if found is None:
-        found = READS[id(d)] = set()
+        found = READS[key] = set()
     found.update(keys)
 
 

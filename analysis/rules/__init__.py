@@ -10,7 +10,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from ..diagnostics import CATALOGUE, Finding
-from ..directives.nodes import Directive, Reads, recording
+from ..directives.nodes import NOT_ONE, Directive, Reads, checking, record_structure, recording
 from ..directives.structure import Structure
 from ..records import dataclass, field
 from ..syntax import Document
@@ -57,6 +57,7 @@ class FileContext:
     @property
     def model(self) -> FileModel:
         """The program model, built on first use (files whose rules never ask pay nothing)."""
+        record_structure("model")
         if self._model is None:
             from ..model import build_model
             self._model = build_model(self.document, self.directives, self.structure)
@@ -65,6 +66,7 @@ class FileContext:
     @property
     def binding(self) -> Binding:
         """Every declare target directive resolved to the declarations it names."""
+        record_structure("binding")
         if self._binding is None:
             from ..declare_target import bind
             self._binding = bind(self)
@@ -73,6 +75,7 @@ class FileContext:
     @property
     def variants(self) -> Variants:
         """Every declare variant directive and begin/end region resolved (C/C++: base and variant functions)."""
+        record_structure("variants")
         if self._variants is None:
             from ..variants import resolve
             self._variants = resolve(self)
@@ -81,6 +84,7 @@ class FileContext:
     @property
     def regions(self) -> Regions:
         """The target regions and what they contain (nested directives, calls, member accesses)."""
+        record_structure("regions")
         found = self.__dict__.get("_regions")
         if found is None:
             from ..regions import analyse_regions
@@ -98,6 +102,7 @@ class FileContext:
     @property
     def device_graph(self) -> DeviceGraph:
         """Propagation within this file alone (per-file rules; the workspace rules see all files)."""
+        record_structure("device_graph")
         found = self.__dict__.get("_device_graph")
         if found is None:
             from ..propagation import build
@@ -139,11 +144,18 @@ class FileContext:
         focus = self.focus
         if focus is not None and pairs is None:
             pairs = ((focus, self.directives[focus]),)
-        for i, d in enumerate(self.directives) if pairs is None else pairs:
-            if focus is None or i == focus:
-                self.__dict__["_owner"] = i
-                yield i, d
-        self.__dict__["_owner"] = None
+        previous = checking(None)
+        checking(previous)
+        try:
+            for i, d in enumerate(self.directives) if pairs is None else pairs:
+                if focus is None or i == focus:
+                    self.__dict__["_owner"] = i
+                    checking(d)
+                    yield i, d
+                    checking(previous)
+        finally:
+            checking(previous)
+            self.__dict__["_owner"] = None
 
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
         """(index, directive) of the directives with these names, in source order (indexed once:
@@ -245,7 +257,7 @@ class RuleTrace:
 class RuleRun:
     findings: list[Finding] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)
-    traces: dict[str, RuleTrace] | None = None   # by rule name, when asked for
+    traces: dict[Rule, RuleTrace] | None = None   # by rule (names repeat: C and Fortran), when asked for
 
 
 def drain(steps: Generator[None, None, T]) -> T:
@@ -279,7 +291,7 @@ def rule_steps(ctx: FileContext, disabled: frozenset[str] = frozenset(),
         out.findings.extend(done.findings)
         out.internal_errors.extend(done.errors)
         if out.traces is not None:
-            out.traces[r.name] = done
+            out.traces[r] = done
     return out
 
 
@@ -291,6 +303,7 @@ def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
     errors: list[str] = []
     owners: list[int] | None = [] if trace and r.per_directive else None
     previous = recording(reads) if trace else None
+    before = checking(NOT_ONE if r.per_directive else None)
     ctx.__dict__["_owner"] = None
     try:
         for finding in r.func(ctx):
@@ -302,6 +315,7 @@ def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
     except Exception as err:  # a broken rule must not take the others down
         errors.append(f"internal error in rule {r.name} ({', '.join(r.codes)}): {type(err).__name__}: {err}")
     finally:
+        checking(before)
         if trace:
             recording(previous)
     return RuleTrace(findings, errors, reads, owners)

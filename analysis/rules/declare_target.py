@@ -33,6 +33,9 @@ from ..syntax import Language
 from . import FileContext, rule
 
 
+_NAMEABLE_SCOPES = frozenset({"file", "namespace", "class"})   # where what a declare target list names lives
+
+
 def _marks(ctx: FileContext) -> list[Mark]:
     return ctx.binding.marks if ctx.has_declare_target else []
 
@@ -251,11 +254,12 @@ def lambda_uses_static(ctx: FileContext) -> Iterator[Finding]:
     model = ctx.model
     for r in binding.regions:
         model.expand(r.span)  # lambdas inside function bodies are read with the bodies
-    for lam in model.lambdas:
+    # in source order: the model lists lambdas and their references in the order it read them
+    for lam in sorted(model.lambdas, key=lambda found: found.span):
         if not any(r.span[0] <= lam.span[0] < r.span[1] for r in binding.regions):
             continue
         reported: set[int] = set()
-        for ref in lam.references:
+        for ref in sorted(lam.references, key=lambda found: found.span):
             hits = model.visible(ref.key, ref.span[0])
             var = hits[0] if hits else None
             if var is None or var.kind != VARIABLE or var.storage != STATIC or id(var) in reported:
@@ -317,7 +321,10 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
             continue
         if unsure or model.scope_at(d.span[0]).kind == "class":
             continue
-        later = [s for s in model.named(model.key_of(item.name)) if s.name_span[0] > d.span[0]]
+        # declarations the directive could name: not locals (which the model knows only once it has
+        # read their function's body)
+        later = [s for s in model.named(model.key_of(item.name))
+                 if s.name_span[0] > d.span[0] and s.scope.kind in _NAMEABLE_SCOPES]
         if later:
             yield Finding("OMP113", f"'{item.name}' is declared after this directive; move the directive below "
                           "the declaration", mark.span, related=[Related(later[0].name_span, "declared here")])
