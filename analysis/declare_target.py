@@ -133,31 +133,43 @@ def _qualified(model: FileModel, name: str, offset: int) -> list[Symbol]:
 
 def bind(ctx: FileContext) -> Binding:
     out = Binding()
-    directives = ctx.directives
     model = ctx.model
-    fortran = ctx.document.language.is_fortran
-    for i, d in enumerate(directives):
+    for i, d in enumerate(ctx.directives):
         if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET):
             continue
         out.directives.append(i)
-        device_type, dt_explicit = device_type_of(d)
-        indirect = indirect_of(d)
-        if fortran and d.name == DECLARE_TARGET and d.argument is None \
-                and not any(c.name in (*ENTER_CLAUSES, "link") for c in d.clauses):
-            # Fortran clause-less form: an implicit `to` naming the enclosing procedure.
-            unit = model.scope_at(d.span[0]).enclosing("subroutine", "function")
-            if unit is not None and unit.symbol is not None:
-                out.marks.append(Mark(i, "enter", None, None, [unit.symbol], device_type, dt_explicit,
-                                      indirect, True, d.name_span))
-            continue
-        if d.name == BEGIN_DECLARE_TARGET:
-            continue  # its list clauses are errors (OMP108): binding them would only add echoes
-        for kind, clause, item in explicit_lists(d):
-            out.marks.append(Mark(i, kind, item, clause, resolve(model, item, d.span[0]), device_type,
-                                  dt_explicit, indirect, True, item.span))
-    if not fortran:
+        out.marks.extend(_directive_marks(ctx, model, i, d))
+    if not ctx.document.language.is_fortran:
         _bind_regions(ctx, model, out)
     return out
+
+
+def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:
+    """`bind` after declare target directive `i` (not a begin/end region's) was edited and kept its
+    shape: its own marks read again, the others kept (directive_edit)."""
+    own = _directive_marks(ctx, ctx.model, i, ctx.directives[i])
+    at = next((k for k, m in enumerate(old.marks) if m.directive == i and m.region is None), None)
+    kept = [m for m in old.marks if m.directive != i or m.region is not None]
+    if at is None:   # it had none: its place is after the marks of the directives before it
+        at = next((k for k, m in enumerate(kept) if m.directive > i or m.region is not None), len(kept))
+    return Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
+
+
+def _directive_marks(ctx: FileContext, model: FileModel, i: int, d: Directive) -> list[Mark]:
+    """The marks of one declare target directive's own lists (a begin region's come from `_bind_regions`)."""
+    device_type, dt_explicit = device_type_of(d)
+    indirect = indirect_of(d)
+    if ctx.document.language.is_fortran and d.name == DECLARE_TARGET and d.argument is None \
+            and not any(c.name in (*ENTER_CLAUSES, "link") for c in d.clauses):
+        # Fortran clause-less form: an implicit `to` naming the enclosing procedure.
+        unit = model.scope_at(d.span[0]).enclosing("subroutine", "function")
+        if unit is not None and unit.symbol is not None:
+            return [Mark(i, "enter", None, None, [unit.symbol], device_type, dt_explicit, indirect, True, d.name_span)]
+        return []
+    if d.name == BEGIN_DECLARE_TARGET:
+        return []  # its list clauses are errors (OMP108): binding them would only add echoes
+    return [Mark(i, kind, item, clause, resolve(model, item, d.span[0]), device_type, dt_explicit, indirect,
+                 True, item.span) for kind, clause, item in explicit_lists(d)]
 
 
 def _bind_regions(ctx: FileContext, model: FileModel, out: Binding) -> None:

@@ -21,6 +21,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from .check import AnalysisTrace, FileAnalysis, Succession, conclude
+from .declare_target import rebind
 from .directives.nodes import STRUCTURES, Directive, Reads
 from .directives.parser import parse_directive
 from .directives.source import RawDirective, extract
@@ -103,6 +104,13 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     rebuilt = _BINDING_STRUCTURES if d.name in BINDING_KINDS and changed else frozenset()
     _hand_over(ctx, context, rebuilt)
     directives[i] = d2   # the list is shared with the old analysis, which is given up
+    by_name = ctx.__dict__.get("_by_name")
+    if by_name is not None:   # FileContext.directives_named's index, with the successor in its place
+        by_name = dict(by_name)
+        by_name[d.name] = [(k, d2 if k == i else x) for k, x in by_name[d.name]]
+        context.__dict__["_by_name"] = by_name
+    if rebuilt and ctx._binding is not None:
+        context._binding = rebind(ctx._binding, context, i)
     problems = list(trace.problems)
     problems[i] = problems2
 

@@ -211,6 +211,8 @@ class DeviceGraph:
 
     def replace(self, path: str, new: FileGraph | None, propagate: bool = True) -> None:
         old = self.files.get(path)
+        if old is not None and new is not None and self._remark(path, old, new, propagate):
+            return
         if old is not None and new is not None and old.signature() == new.signature():
             self.files[path] = new       # only positions moved: swap the spans, keep the state
             self._reindex(path, old, new)
@@ -260,6 +262,33 @@ class DeviceGraph:
         if propagate:
             self._repropagate(removed, added, changed)
         self._flang = None
+
+    def _remark(self, path: str, old: FileGraph, new: FileGraph, propagate: bool) -> bool:
+        """A file whose declare target marks alone changed (its declarations, roots and
+        references are the same lists: call_graph's marks-only rebuild): swap the marks and
+        re-derive what they changed. False when an entity would appear or vanish (the general
+        path then)."""
+        if old.declared is not new.declared or old.roots is not new.roots or old.edges is not new.edges:
+            return False
+        by_key: dict[str, list[MarkFact]] = {}
+        for m in new.marks:
+            by_key.setdefault(m.key, []).append(m)
+        keys = {m.key for m in old.marks} | by_key.keys()
+        for key in keys:
+            e = self.entities.get(key)
+            if e is None or (not e.declarations and key not in by_key
+                             and all(p == path for p, _ in e.marks)):
+                return False
+        self.generation += 1
+        self.files[path] = new
+        for key in keys:
+            e = self.entities[key]
+            e.marks = [(p, m) for p, m in e.marks if p != path] + [(path, m) for m in by_key.get(key, ())]
+            e.changed()
+        if propagate:
+            self._repropagate([], [], {key for key, _ in _marks(old) ^ _marks(new)})
+        self._flang = None
+        return True
 
     def _reindex(self, path: str, old: FileGraph, new: FileGraph) -> None:
         """Same signature: point entities and roots at the new declarations and marks."""

@@ -34,10 +34,10 @@ def unpaired_begin_end(ctx: FileContext) -> Iterator[Finding]:
     yield from ctx.structure.findings
 
 
-@rule("OMP007")
+@rule("OMP007", per_directive=True)
 def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
     deprecated_on = {directive for directive, _ in DEPRECATED_CLAUSES}
-    for d in ctx.directives:
+    for _, d in ctx.each_directive():
         for clause in d.clauses if d.name in deprecated_on else ():
             entry = DEPRECATED_CLAUSES.get((d.name, clause.name))
             since = d.spec.clauses.get(clause.name) if d.spec else None
@@ -58,7 +58,7 @@ def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
                           "use 'begin declare target'", d.name_span, Severity.WARNING, fixes=[fix])
 
 
-@rule("OMP008")
+@rule("OMP008", per_directive=True)
 def directive_placement(ctx: FileContext) -> Iterator[Finding]:
     doc = ctx.document
     if doc.language not in (Language.C, Language.CPP) or not ctx.directives:
@@ -67,7 +67,7 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
     if tree is None:
         return
     scopes = _TopLevel(tree)
-    for d in ctx.directives:
+    for _, d in ctx.each_directive():
         spec = d.spec
         if spec is None or d.raw.in_macro:
             continue
