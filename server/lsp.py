@@ -131,8 +131,9 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         and collect what cycles remain when the editor is quiet, or now when much has piled up."""
         for analysis in self.retired:
             if analysis.context is not None:
+                # one that handed its model on to its successor (directive_edit) leaves little behind
+                self.uncollected += analysis.context._model is not None
                 analysis.context.release()
-        self.uncollected += len(self.retired)
         self.retired = []
         if self.uncollected >= MAX_UNCOLLECTED:
             self.collect()
