@@ -159,6 +159,46 @@ async def test_typing_in_a_comment_moves_the_diagnostics(client: LanguageClient)
     assert spaced.range.start.character == moved.range.start.character + 1
 
 
+DIRECTIVES = """\
+/* é 😀 */ int table[8];
+#pragma omp declare target to(table)
+void f(int n, double *a) {
+#pragma omp target teams map(tofrom: a[0:n]) thread_limit(8)
+  for (int i = 0; i < n; i++) a[i] *= 2.0;
+#pragma omp target map(to: a[0:n]) privte(n)
+  { a[0] = table[0]; }
+}
+"""
+
+
+async def test_typing_inside_directives_reports_what_a_fresh_analysis_would(client: LanguageClient) -> None:
+    """Edits inside one directive (the server re-analyses that directive and what read it:
+    analysis/directive_edit.py) give the diagnostics of the new text, the later directive's
+    staying in place; typing past the spare blanks of a line falls back to the whole file."""
+    _open(client, URI, DIRECTIVES)
+    [typo] = await _wait(client, URI, 1)
+    assert (typo.code, typo.range.start.line) == ("OMP002", 5)
+    limit = DIRECTIVES.splitlines()[3].index("8)")
+    _change(client, URI, 2, (3, limit), (3, limit), "-")             # thread_limit(-8)
+    diags = await _wait(client, URI, 2)
+    assert [(d.code, d.range.start.line) for d in diags] == [("OMP210", 3), ("OMP002", 5)]
+    assert (diags[0].range.start.character, diags[0].range.end.character) == (limit, limit + 2)
+    assert diags[1].range == typo.range
+    _change(client, URI, 3, (3, limit), (3, limit + 1), "")          # thread_limit(8) again
+    assert await _wait(client, URI, 3) == [typo]
+    item = DIRECTIVES.splitlines()[1].index("table)") + len("table")
+    _change(client, URI, 4, (1, item), (1, item), "s")                # to(tables): nothing of that name
+    diags = await _wait(client, URI, 4)
+    assert [(d.code, d.range.start.line) for d in diags] == [("OMP113", 1), ("OMP002", 5)]
+    _change(client, URI, 5, (1, item), (1, item + 1), "")
+    assert await _wait(client, URI, 5) == [typo]
+    end = len(DIRECTIVES.splitlines()[3])
+    _change(client, URI, 6, (3, end), (3, end), " nowait" * 6)        # more than the line's spare blanks
+    diags = await _wait(client, URI, 6)
+    assert [(d.code, d.range.start.line) for d in diags] == [("OMP005", 3)] * 5 + [("OMP002", 5)]
+    assert diags[-1].range == typo.range
+
+
 async def test_a_burst_of_edits_is_analysed_once_for_its_last_version(client: LanguageClient) -> None:
     """Analyses of superseded versions are dropped: diagnostics never go back to an older version,
     and the last version's are what the client ends with."""
