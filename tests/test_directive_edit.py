@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from expectations import options_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
@@ -20,8 +21,6 @@ from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.rules import Rule, drain, iter_rules, run_rule
 from omp_lsp.analysis.syntax import language_for_path
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file, cross_file_again
-
-from expectations import options_of
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and language_for_path(str(p)) is not None
@@ -110,7 +109,7 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
         assert result.findings == cross_file({PATH: analysis}, options, graph)[PATH].findings
 
 
-@settings(max_examples=int(os.environ.get("EXAMPLES", 400)), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=int(os.environ.get("EXAMPLES", "400")), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(source=st.sampled_from(SOURCES), data=st.data())
 def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, data: st.DataObject) -> None:
     language = language_for_path(str(source))
@@ -119,7 +118,7 @@ def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, data: 
     _edit_directives(data, text, language, options_of(text.decode("utf-8", "replace")))
 
 
-@settings(max_examples=int(os.environ.get("EXAMPLES", 300)), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(fortran=st.booleans(), data=st.data())
 def test_edits_of_random_documents_equal_a_fresh_analysis(fortran: bool, data: st.DataObject) -> None:
     pieces = F_PIECES if fortran else C_PIECES
@@ -166,7 +165,7 @@ def test_padding_maps_offsets_both_ways() -> None:
 def test_typing_in_a_target_directive_re_runs_only_the_rules_that_read_that_clause(monkeypatch) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from check_speed import C_UNIT, generate
-    import omp_lsp.analysis.directive_edit as directive_edit
+    from omp_lsp.analysis import directive_edit
 
     padded, padding = pad(generate(C_UNIT, 600).encode(), Language.C)
     analysis = _analysis(padded, Language.C, Options())

@@ -10,7 +10,14 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from ..diagnostics import CATALOGUE, Finding
-from ..directives.nodes import NOT_ONE, Directive, Reads, checking, record_structure, recording
+from ..directives.nodes import (
+    NOT_ONE,
+    Directive,
+    Reads,
+    checking,
+    record_structure,
+    recording,
+)
 from ..directives.structure import Structure
 from ..records import dataclass, field
 from ..syntax import Document
