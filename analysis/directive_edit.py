@@ -67,8 +67,9 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     line's blanks taking up the difference, and the padding then; None when the edit is not one
     this can do (the caller analyses the file afresh)."""
     trace, ctx, doc = old.trace, old.context, old.document
-    if trace is None or ctx is None or len(trace.problems) != len(old.directives):
-        return None
+    if trace is None or ctx is None or len(trace.problems) != len(old.directives) \
+            or any(not e.startswith("internal error in rule") for e in old.internal_errors):
+        return None   # (a directive the parser failed on, or the block structure: the file again)
     src = doc.source
     if any(c in text for c in b"\r\n") or b"\n" in src[start:old_end]:
         return None
