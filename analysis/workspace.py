@@ -34,7 +34,7 @@ def cross_file(analyses: dict[str, FileAnalysis], options: Options, graph: Devic
     """The same analyses with the cross-file findings added (new records; inputs untouched).
     `graph`: a device graph kept from the previous call (brought up to date incrementally);
     `database`: the program's compile_commands.json (where headers are found)."""
-    return cross_file_again(analyses, options, graph, database)[0]
+    return cross_file_again(analyses, options, graph, database, trace=False)[0]
 
 
 @dataclass
@@ -46,21 +46,24 @@ class CrossFileTrace:
     facts: dict[str, object]              # path -> the file's facts in the device graph (identity)
     contexts: dict[str, FileContext]
     rules: dict[Rule, WorkspaceRuleTrace]
+    traced: bool = True                   # the rules' reads were recorded (else nothing can be kept)
 
 
 def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph: DeviceGraph | None = None,
                      database: CompileDatabase | None = None,
-                     previous: CrossFileTrace | None = None) -> tuple[dict[str, FileAnalysis], CrossFileTrace]:
+                     previous: CrossFileTrace | None = None,
+                     trace: bool = True) -> tuple[dict[str, FileAnalysis], CrossFileTrace]:
     """`cross_file`, keeping the findings of the rules that cannot have changed since `previous`:
     the device graph holds the same facts, and each file's context is the same or the successor
-    of an edit of one directive (directive_edit) whose changed contents the rule did not read."""
+    of an edit of one directive (directive_edit) whose changed contents the rule did not read.
+    `trace`: record what the rules read (without it, the next call cannot keep anything)."""
     ws = workspace_context(analyses, options, graph, database)
     edited = _edited_since(previous, ws, analyses, options, graph, database)
     traces: dict[Rule, WorkspaceRuleTrace] = {}
     for r in active_workspace_rules(ws, options.disabled):
         kept = previous.rules.get(r) if previous is not None and edited is not None else None
-        traces[r] = run_workspace_rule(r, ws, True) if kept is None or kept.error is not None \
-            else _carried(kept, edited) or run_workspace_rule(r, ws, True)
+        traces[r] = run_workspace_rule(r, ws, trace) if kept is None or kept.error is not None \
+            else _carried(kept, edited) or run_workspace_rule(r, ws, trace)
     runs = group_by_file(ws, list(traces.values()))
     out: dict[str, FileAnalysis] = {}
     for path, a in analyses.items():
@@ -71,7 +74,7 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
         out[path] = replace(a, findings=finish([*a.findings, *run.findings], options),
                             internal_errors=[*a.internal_errors, *run.internal_errors])
     facts = dict(graph.files) if graph is not None else {}
-    return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces)
+    return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces, trace)
 
 
 def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyses: dict[str, FileAnalysis],
@@ -79,7 +82,7 @@ def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyse
                   database: CompileDatabase | None) -> dict[int, tuple[int, set[str]]] | None:
     """The directives edited since `previous` (old id -> new id and changed contents), or None
     when more than that may have changed."""
-    if previous is None or previous.options != options or previous.database is not database \
+    if previous is None or not previous.traced or previous.options != options or previous.database is not database \
             or graph is None or previous.graph is not graph or previous.contexts.keys() != ws.files.keys():
         return None
     if previous.facts.keys() != graph.files.keys() or any(graph.files[p] is not f for p, f in previous.facts.items()):

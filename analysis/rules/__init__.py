@@ -10,6 +10,7 @@ from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, TypeVar
 
 from ..diagnostics import CATALOGUE, Finding
+from ..directives import nodes
 from ..directives.nodes import (
     NOT_ONE,
     Directive,
@@ -144,22 +145,27 @@ class FileContext:
         view.focus = index
         return view
 
-    def each_directive(self, pairs: Iterable[tuple[int, Directive]] | None = None) -> Iterator[tuple[int, Directive]]:
+    def each_directive(self, pairs: Iterable[tuple[int, Directive]] | None = None) -> Iterable[tuple[int, Directive]]:
         """(index, directive) of `pairs` (default: every directive), or of the focused one only:
         what a per-directive rule checks, one directive at a time. While the rule works on one,
         its findings are that directive's (`RuleTrace.owners`)."""
         focus = self.focus
         if focus is not None and pairs is None:
             pairs = ((focus, self.directives[focus]),)
+        items = enumerate(self.directives) if pairs is None else pairs
+        if focus is not None:
+            items = [(i, d) for i, d in items if i == focus]
+        return items if nodes.READS is None else self._tracked(items)   # untraced: no bookkeeping
+
+    def _tracked(self, items: Iterable[tuple[int, Directive]]) -> Iterator[tuple[int, Directive]]:
         previous = checking(None)
         checking(previous)
         try:
-            for i, d in enumerate(self.directives) if pairs is None else pairs:
-                if focus is None or i == focus:
-                    self.__dict__["_owner"] = i
-                    checking(d)
-                    yield i, d
-                    checking(previous)
+            for i, d in items:
+                self.__dict__["_owner"] = i
+                checking(d)
+                yield i, d
+                checking(previous)
         finally:
             checking(previous)
             self.__dict__["_owner"] = None
