@@ -78,7 +78,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if i is None:
         return None
     d = directives[i]
-    if d.name in CONTENT_KINDS or d.raw.form == "_Pragma" or d.raw.in_macro:
+    if d.raw.form == "_Pragma" or d.raw.in_macro:
         return None
     k = padding.on_line(src, old_end)
     if k is None:
@@ -98,6 +98,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if shape(d2) != shape(d):
         return None
     changed = _changed_contents(d, d2)
+    if changed and d.name in CONTENT_KINDS:
+        return None   # (blanks typed in one change nothing)
 
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     document._tree = doc._tree   # the same structure; the model's nodes are this tree's
