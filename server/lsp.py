@@ -44,8 +44,7 @@ log = logging.getLogger("omp_lsp.server")
 # An analysis replaced by a newer one is released (FileContext.release breaks its reference
 # cycles, so that it is freed at once); what cycles remain waits for a full collection, which the
 # collector's high thresholds (server.cli) make rare: the server collects once the editor has been
-# quiet for a while, or after this many replaced analyses. Objects that exist when an analysis is
-# installed are frozen (gc.freeze) until then, so that automatic full passes skip them.
+# quiet for a while, or after this many replaced analyses.
 IDLE_COLLECT_SECONDS = 2.0
 MAX_UNCOLLECTED = 32
 
@@ -154,9 +153,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
             self.collect_handle.cancel()
             self.collect_handle = None
         self.uncollected = 0
-        gc.unfreeze()
         gc.collect()
-        gc.freeze()
 
     def show_once(self, kind: lsp.MessageType, message: str) -> None:
         if message not in self.reported:
@@ -208,10 +205,6 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
             state.log, state.exact = inflight.log, True
             self.compute_results()
             computed = True
-            # The collector's full passes skip what exists now (a large file's analysis is a
-            # million objects, and a pass over them half a second in the middle of typing); the
-            # idle collection looks at everything again.
-            gc.freeze()
             if not state.log.carries(self.anchors(state)):   # a finding ends at an edit made meanwhile
                 state.exact = False
         if not state.closed:
