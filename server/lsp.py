@@ -132,7 +132,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         for analysis in self.retired:
             if analysis.context is not None:
                 # one that handed its model on to its successor (directive_edit) leaves little behind
-                self.uncollected += analysis.context._model is not None
+                self.uncollected += analysis.context.holds_model
                 analysis.context.release()
         self.retired = []
         if self.uncollected >= MAX_UNCOLLECTED:

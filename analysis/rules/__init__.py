@@ -63,6 +63,12 @@ class FileContext:
             del self.__dict__[key]
 
     @property
+    def holds_model(self) -> bool:
+        """Whether this context holds a built program model (not built, released, or handed on
+        to a successor by directive_edit: it does not)."""
+        return self._model is not None
+
+    @property
     def model(self) -> FileModel:
         """The program model, built on first use (files whose rules never ask pay nothing)."""
         record_structure("model")
@@ -158,8 +164,7 @@ class FileContext:
         return items if nodes.READS is None else self._tracked(items)   # untraced: no bookkeeping
 
     def _tracked(self, items: Iterable[tuple[int, Directive]]) -> Iterator[tuple[int, Directive]]:
-        previous = checking(None)
-        checking(previous)
+        previous = nodes.CHECKING
         try:
             for i, d in items:
                 self.__dict__["_owner"] = i
