@@ -22,15 +22,13 @@ from bisect import bisect_right
 
 from .check import AnalysisTrace, FileAnalysis, Succession, conclude
 from .declare_target import rebind
-from .directives.nodes import STRUCTURES, Directive, Reads
-from .directives.parser import parse_directive
-from .directives.source import RawDirective, extract
-from .incremental import comment_lines, directive_window
+from .directives.nodes import STRUCTURES, Directive, renamed
+from .incremental import comment_lines, directive_window, window_directives
 from .padding import Padding
 from .records import replace
 from .regions import device_ancestor
 from .rules import FileContext, Rule, RuleTrace, active_rules, run_rule
-from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
+from .syntax import Document, LineIndex, inside_comment_or_pragma, parser_for
 
 # Directives whose contents the file's structures read: declare variant (the variants),
 # threadprivate (the model), begin/end declare target (the binding's regions). An edit of one is
@@ -156,17 +154,6 @@ def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_i
     return RuleTrace([f for _, f in owned], [], reads, [o for o, _ in owned])
 
 
-def renamed(reads: Reads, old: int, new: int) -> Reads:
-    """Reads of a directive moved to its successor's id (the same dict when there are none)."""
-    if old not in reads and -old not in reads:
-        return reads
-    out = dict(reads)
-    for sign in (1, -1):
-        if sign * old in out:
-            out[sign * new] = out.pop(sign * old)
-    return out
-
-
 def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end: int) -> int | None:
     """The index of the directive whose span holds [start, end), after its first byte."""
     if trace.starts is None:   # kept from edit to edit: the directives' places do not change
@@ -206,8 +193,8 @@ def _edited_directive(old: FileAnalysis, ctx: FileContext, i: int, new_src: byte
     if window is None:
         return None
     version, macros = ctx.version, ctx.macros
-    before = _parse_window(doc.source, window, doc, version, macros)
-    after = _parse_window(new_src, window, doc, version, macros)
+    before = window_directives(doc.source, window, doc.language, version, macros, window[0])
+    after = window_directives(new_src, window, doc.language, version, macros, window[0])
     d = old.directives[i]
     at = [j for j, (w, _) in enumerate(before) if w.span[0] == d.span[0]]
     if len(before) != len(after) or len(at) != 1:
@@ -219,21 +206,6 @@ def _edited_directive(old: FileAnalysis, ctx: FileContext, i: int, new_src: byte
     if any(before[m] != after[m] for m in range(len(before)) if m != j):
         return None
     return after[j]
-
-
-def _parse_window(src: bytes, window: Span, doc: Document, version: int,
-                  macros: frozenset[str]) -> list[tuple[Directive, list]]:
-    """The directives of whole lines [window) at their places in the file (with the last line's
-    newline: a quote left open there is unterminated, as in the file)."""
-    raws = extract(src[window[0]:window[1] + 1], doc.language)
-    return [parse_directive(_moved_raw(raw, window[0]), doc.language, version, macros) for raw in raws]
-
-
-def _moved_raw(raw: RawDirective, delta: int) -> RawDirective:
-    return replace(raw, span=(raw.span[0] + delta, raw.span[1] + delta),
-                   sentinel=(raw.sentinel[0] + delta, raw.sentinel[1] + delta),
-                   segments=[(logical, source + delta) for logical, source in raw.segments],
-                   problems=[replace(p, span=(p.span[0] + delta, p.span[1] + delta)) for p in raw.problems])
 
 
 def _changed_contents(d: Directive, d2: Directive) -> set[str]:

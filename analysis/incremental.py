@@ -23,8 +23,9 @@ from collections.abc import Iterable
 
 from .check import defined_macros, macro_definitions
 from .diagnostics import Finding
+from .directives.nodes import Directive
 from .directives.parser import parse_directive
-from .directives.source import extract
+from .directives.source import RawDirective, extract
 from .padding import Padding
 from .records import fields, replace
 from .syntax import ByteEdit, Language, Span
@@ -120,7 +121,8 @@ def inert_edit(old: bytes, new: bytes, edit: ByteEdit, language: Language, versi
     if before is None or after is None or before[0] != after[0] or before[1] + edit.delta != after[1]:
         return False
     relative = ByteEdit(edit.start - before[0], edit.old_end - before[0], edit.new_end - before[0])
-    return _equal(_parse(old, before, language, version, macros), _parse(new, after, language, version, macros),
+    return _equal(window_directives(old, before, language, version, macros),
+                  window_directives(new, after, language, version, macros),
                   relative)
 
 
@@ -187,10 +189,20 @@ def _continued(source: bytes, line_end: int, language: Language) -> bool:
     return not language.is_fortran and source[:line_end].rstrip(b"\r").endswith(b"\\")
 
 
-def _parse(source: bytes, window: Span, language: Language, version: int,
-           macros: frozenset[str]) -> list[tuple[object, list[Finding]]]:
-    """The directives of the window with the parser's findings (spans relative to the window)."""
-    return [parse_directive(raw, language, version, macros) for raw in extract(source[window[0]:window[1]], language)]
+def window_directives(source: bytes, window: Span, language: Language, version: int, macros: frozenset[str],
+                      shift: int = 0) -> list[tuple[Directive, list[Finding]]]:
+    """The directives of the window's whole lines with the parser's findings, positions relative
+    to the window moved by `shift` (the window's start: positions in the file). The last line's
+    newline is read too: a literal left open there is unterminated, as in the file."""
+    raws = extract(source[window[0]:window[1] + 1], language)
+    return [parse_directive(_moved_raw(raw, shift) if shift else raw, language, version, macros) for raw in raws]
+
+
+def _moved_raw(raw: RawDirective, delta: int) -> RawDirective:
+    return replace(raw, span=(raw.span[0] + delta, raw.span[1] + delta),
+                   sentinel=(raw.sentinel[0] + delta, raw.sentinel[1] + delta),
+                   segments=[(logical, source + delta) for logical, source in raw.segments],
+                   problems=[replace(p, span=(p.span[0] + delta, p.span[1] + delta)) for p in raw.problems])
 
 
 _SKIPPED_FIELDS = frozenset({"body", "segments"})   # the raw text: its meaning is compared instead

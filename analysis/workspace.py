@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from .check import FileAnalysis, analyze, finish
 from .compile_commands import CompileDatabase
-from .directive_edit import renamed
+from .directives.nodes import renamed
 from .options import Options
 from .propagation import DeviceGraph, DeviceRow
 from .records import dataclass, replace

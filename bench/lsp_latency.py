@@ -160,7 +160,8 @@ def measure(server: Server, path: Path, language_id: str,
     rss = server.rss_mb()
     version = 1
     series: list[list[float]] = []
-    for kind in _pragma_edits(text, language_id, edits):
+    planned = _pragma_edits(text, language_id, edits)
+    for kind in planned:
         times = []
         for line, first, last, new in kind:
             version += 1
@@ -174,7 +175,7 @@ def measure(server: Server, path: Path, language_id: str,
         series.append(times)
     server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     lines = text.splitlines()
-    return series[0], series[1], [_kind(lines[line]) for line, *_ in _pragma_edits(text, language_id, edits)[1]], rss
+    return series[0], series[1], [_kind(lines[line]) for line, *_ in planned[1]], rss
 
 
 def _percentile(values: list[float], p: float) -> float:

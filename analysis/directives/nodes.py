@@ -5,7 +5,6 @@ The parse cache (relocate.py) shares these objects between analyses: treat them 
 from __future__ import annotations
 
 from ..records import dataclass, field
-
 from ..syntax import Span
 from .schema import ClauseSpec, DirectiveSpec
 from .source import RawDirective
@@ -203,6 +202,17 @@ def recording(reads: Reads | None) -> Reads | None:
     global READS
     previous, READS = READS, reads
     return previous
+
+
+def renamed(reads: Reads, old: int, new: int) -> Reads:
+    """Reads of a directive moved to its successor's id (the same dict when there are none)."""
+    if old not in reads and -old not in reads:
+        return reads
+    out = dict(reads)
+    for sign in (1, -1):
+        if sign * old in out:
+            out[sign * new] = out.pop(sign * old)
+    return out
 
 
 STRUCTURES = 0   # the READS key under which the file's structures read are recorded (no object's id)
