@@ -134,9 +134,9 @@ def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
     cached = ctx.__dict__.get("_file_graph")
     if cached is not None:
         return cached
-    base = ctx.__dict__.pop("_file_graph_base", None)
-    if base is not None:
-        return _with_new_marks(ctx, base)
+    handed = ctx.__dict__.pop("_file_graph_base", None)
+    if handed is not None:
+        return rebuilt_graph(ctx, *handed)
     model = ctx.model
     graph = FileGraph(path if path is not None else ctx.path, ctx.document.language.is_fortran,
                       user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
@@ -148,15 +148,31 @@ def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
     return graph
 
 
-def _with_new_marks(ctx: FileContext, base: FileGraph) -> FileGraph:
-    """The graph of a file whose declare target marks alone changed (directive_edit): `base`'s
-    declarations, roots and references (of the same program model), the marks read anew."""
+def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) -> FileGraph:
+    """The graph of a file after an edit of one directive (directive_edit) changed only the
+    structures named in `rebuilt`: "binding" (the marks are read anew) and "variants" (which
+    edges a declare variant redirects on the device). The declarations, roots and references
+    are `base`'s, of the same program model; lists that come out equal are `base`'s own, and
+    `base` itself is the answer when nothing changed (the device graph then has nothing to do)."""
     graph = FileGraph(base.path, base.fortran, declared=base.declared, roots=base.roots, edges=base.edges,
                       has_main=base.has_main, user_includes=base.user_includes, line_of=base.line_of)
     builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
     builder.keys.update(base.keys)
-    builder.bind_marks()
-    graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
+    if "binding" in rebuilt:
+        builder.bind_marks()
+        if graph.marks == base.marks:
+            graph.marks = base.marks
+    else:
+        graph.marks = base.marks
+    if "variants" in rebuilt and not graph.fortran:
+        graph.edges = [replace(e, device_target="") if e.device_target else e for e in base.edges]
+        builder.device_variants()
+        if graph.edges == base.edges:
+            graph.edges = base.edges
+    if graph.marks is base.marks and graph.edges is base.edges:
+        graph = base
+    else:
+        graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
     ctx.__dict__["_file_graph"] = graph
     return graph
 

@@ -40,12 +40,14 @@ class AnalysisTrace:
 
 @dataclass
 class Succession:
-    """An analysis made from `before`'s by an edit of one directive: its id there and here, and
-    which of its contents changed (directives.nodes.READS keys)."""
+    """An analysis made from `before`'s by an edit of one directive: its id there and here,
+    which of its contents changed (directives.nodes.READS keys), and which of the file's built
+    structures were built again (their record_structure names)."""
     before: FileContext
     old: int
     new: int
     changed: set[str]
+    rebuilt: frozenset[str] = frozenset()
 
 
 def analyze(document: Document, options: Options | None = None, path: str = "") -> FileAnalysis:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 
+from .call_graph import file_graph
 from .check import AnalysisTrace, FileAnalysis, Succession, conclude
 from .declare_target import rebind
 from .directives.nodes import STRUCTURES, Directive, renamed
@@ -29,20 +30,20 @@ from .records import replace
 from .regions import device_ancestor
 from .rules import FileContext, Rule, RuleTrace, active_rules, run_rule
 from .syntax import Document, LineIndex, inside_comment_or_pragma, parser_for
+from .variants import resolved_again
 
-# Directives whose contents the file's structures read: declare variant (the variants),
-# threadprivate (the model), begin/end declare target (the binding's regions). An edit of one is
-# analysed afresh.
+# Directives whose contents the file's structures read in ways not redone here: threadprivate
+# (the model), begin/end declare target (the binding's regions), begin/end declare variant (the
+# selectors of every variant inside). An edit of one is analysed afresh.
 CONTENT_KINDS = frozenset({
-    "begin declare target", "end declare target",
-    "declare variant", "begin declare variant", "end declare variant",
+    "begin declare target", "end declare target", "begin declare variant", "end declare variant",
     "threadprivate",
 })
-# A declare target directive's list is read into the binding, and from it the marks of the file's
-# call graph: those are built again (the graph's declarations and references kept), and every
-# rule that read them runs again.
-BINDING_KINDS = frozenset({"declare target"})
-_BINDING_STRUCTURES = frozenset({"binding", "device_graph"})
+# Directives whose contents one structure reads, which is then built again for that directive:
+# a declare target list goes into the binding (and from it the call graph's marks), a declare
+# variant into the variants (and from them which calls the call graph redirects on a device).
+# Every rule that read the structure runs again; those that read the call graph only if it changed.
+REBUILT = {"declare target": frozenset({"binding"}), "declare variant": frozenset({"variants"})}
 
 # Structures built on demand that stay valid for the new text (the rest is rebuilt when read).
 _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
@@ -102,7 +103,9 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     document._tree = doc._tree   # the same structure; the model's nodes are this tree's
     context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros)
-    rebuilt = _BINDING_STRUCTURES if d.name in BINDING_KINDS and changed else frozenset()
+    rebuilt = REBUILT.get(d.name, frozenset()) if changed else frozenset()
+    if "variants" in rebuilt:
+        changed.add("variant")   # its record (rules.declare_variant._own_records)
     _hand_over(ctx, context, rebuilt)
     directives[i] = d2   # the list is shared with the old analysis, which is given up
     by_name = ctx.__dict__.get("_by_name")
@@ -110,8 +113,13 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         by_name = dict(by_name)
         by_name[d.name] = [(k, d2 if k == i else x) for k, x in by_name[d.name]]
         context.__dict__["_by_name"] = by_name
-    if rebuilt and ctx._binding is not None:
+    if "binding" in rebuilt and ctx._binding is not None:
         context._binding = rebind(ctx._binding, context, i)
+    if "variants" in rebuilt and ctx._variants is not None:
+        context._variants = resolved_again(ctx._variants, context, i)
+    base = context.__dict__.get("_file_graph_base")
+    if base is not None and file_graph(context) is not base[0]:
+        rebuilt |= {"device_graph"}
     problems = list(trace.problems)
     problems[i] = problems2
 
@@ -133,7 +141,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     analysis = FileAnalysis(document, directives, old.structure,
                             conclude(findings, document, directives, trace.options), errors, context,
                             AnalysisTrace(trace.options, problems, traces, trace.starts,
-                                          Succession(ctx, id(d), id(d2), changed)))
+                                          Succession(ctx, id(d), id(d2), changed, rebuilt)))
     return analysis, padding.consumed(k, delta)
 
 
@@ -224,12 +232,17 @@ def _changed_contents(d: Directive, d2: Directive) -> set[str]:
 
 def _hand_over(old: FileContext, new: FileContext, rebuilt: frozenset[str]) -> None:
     """Move the structures that stay valid to the new context (the old one then releases only
-    what is its own). `rebuilt`: the binding changed; the call graph keeps all but its marks."""
+    what is its own). `rebuilt`: the structures the edit changed, which stay with the old
+    context; the call graph then goes as the base of the new one (call_graph.rebuilt_graph)."""
     for key in _KEPT:
         if key in old.__dict__:
-            if key == "_binding" and "binding" in rebuilt:
+            if key[1:] in rebuilt:
                 continue
-            new.__dict__["_file_graph_base" if key == "_file_graph" and rebuilt else key] = old.__dict__[key]
+            value = old.__dict__[key]
+            if key == "_file_graph" and rebuilt:
+                new.__dict__["_file_graph_base"] = (value, rebuilt)
+            else:
+                new.__dict__[key] = value
             if key in _KEPT_ATTRIBUTES:
                 old.__dict__[key] = None
             else:

@@ -136,6 +136,23 @@ class LineIndex:
         self.starts.extend(m.end() for m in _NEWLINE.finditer(source))
 
     @classmethod
+    def edited(cls, source: bytes, other: LineIndex, start: int, old_end: int, new_end: int) -> LineIndex:
+        """The index of `source`: `other`'s source with [start, old_end) replaced by the bytes
+        [start, new_end) of `source`. Only the new text is searched for line ends; the lines
+        after it keep theirs, moved (typing in a large file: no search of the whole text)."""
+        index = cls.__new__(cls)
+        index.source = source
+        starts = other.starts
+        first, last = other.line_of(start), other.line_of(old_end)
+        delta = new_end - old_end
+        middle = [m.end() for m in _NEWLINE.finditer(source, start, new_end)]
+        if delta == 0 and first == last and not middle:
+            index.starts = starts
+        else:
+            index.starts = [*starts[:first + 1], *middle, *(s + delta for s in starts[last + 1:])]
+        return index
+
+    @classmethod
     def same_lines(cls, source: bytes, other: LineIndex) -> LineIndex:
         """The index of a source whose lines start where `other`'s do (an edit that kept every
         line's length): the line starts are shared, not searched for again."""
@@ -303,8 +320,8 @@ class Document:
         start_point = self.lines.point(start)
         old_end_point = self.lines.point(old_end)
         self.source = self.source[:start] + new + self.source[old_end:]
-        self.lines = LineIndex(self.source)
         new_end = start + len(new)
+        self.lines = LineIndex.edited(self.source, self.lines, start, old_end, new_end)
         if self._tree is not None:
             self._tree.edit(
                 start_byte=start, old_end_byte=old_end, new_end_byte=new_end,

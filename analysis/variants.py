@@ -190,20 +190,35 @@ def resolve(ctx: FileContext) -> Variants:
     fortran = ctx.document.language.is_fortran
     if not fortran:
         _regions(ctx, out)
-    for i, d in enumerate(directives):
-        if d.name != DECLARE_VARIANT:
-            continue
-        region = out.region_of(d.span[0]) if out.regions else None
-        rec = VariantDirective(i, d, effective(selector_of(d), region.selector if region else None),
-                               region.begin if region is not None else None,
-                               adjust_args=d.clauses_named("adjust_args"), append_args=d.clause("append_args"))
-        out.directives.append(rec)
+    out.directives = [_record(i, d, out) for i, d in enumerate(directives) if d.name == DECLARE_VARIANT]
     if fortran or ctx.document.tree is None:
         return out
     out.types = ctx.c_types
-    _Resolver(ctx, out).run()
+    resolver = _Resolver(ctx, out)
+    for rec in out.directives:
+        resolver.resolve(rec)
     _region_bases(ctx, out)
     return out
+
+
+def resolved_again(old: Variants, ctx: FileContext, index: int) -> Variants:
+    """`old` (of the same program model and directive places) with the declare variant
+    directive at `index` resolved anew: its contents changed, nothing the others read did
+    (regions and region functions depend on begin/end directives alone)."""
+    out = Variants(list(old.directives), old.regions, old.region_functions, old.types)
+    out.__dict__.update((k, v) for k, v in old.__dict__.items() if k.startswith("_"))   # lookup tables
+    at = next(k for k, rec in enumerate(out.directives) if rec.index == index)
+    rec = out.directives[at] = _record(index, ctx.directives[index], out)
+    if out.types is not None and ctx.document.tree is not None:
+        _Resolver(ctx, out).resolve(rec)
+    return out
+
+
+def _record(i: int, d: Directive, out: Variants) -> VariantDirective:
+    region = out.region_of(d.span[0]) if out.regions else None
+    return VariantDirective(i, d, effective(selector_of(d), region.selector if region else None),
+                            region.begin if region is not None else None,
+                            adjust_args=d.clauses_named("adjust_args"), append_args=d.clause("append_args"))
 
 
 def _region_bases(ctx: FileContext, out: Variants) -> None:
@@ -263,26 +278,30 @@ class _Resolver:
         self.types: TypeReader = out.types
         self.root = ctx.document.tree.root_node
         self.src = ctx.document.source
-        self.starts = {d.raw.span[0]: i for i, d in enumerate(ctx.directives)}
-        self.functions = {s.name_span[0]: s for s in self.model.symbols
-                          if s.kind == FUNCTION or s.kind in (VARIABLE, FIELD) and self.types.is_function(s)}
+        # kept on `out` for resolved_again (the same model and directive places)
+        tables = out.__dict__.get("_tables")
+        if tables is None:
+            tables = out.__dict__["_tables"] = (
+                {d.raw.span[0]: i for i, d in enumerate(ctx.directives)},
+                {s.name_span[0]: s for s in self.model.symbols
+                 if s.kind == FUNCTION or s.kind in (VARIABLE, FIELD) and self.types.is_function(s)})
+        self.starts, self.functions = tables
 
-    def run(self) -> None:
-        for rec in self.out.directives:
-            d = rec.directive
-            item = d.argument[0] if d.argument else None
-            if item is not None:
-                rec.name = "".join(item.text.split())
-                rec.name_span = item.span
-                rec.template_args = "<" in rec.name
-            if d.raw.in_macro or d.raw.form != "pragma":
-                continue
-            if self.model.scope_at(d.span[0]).kind in _BODY_SCOPES:
-                rec.placement = IN_BODY
-                continue
-            self.place(rec)
-            if rec.name and not d.uses_macros:
-                self.find_variant(rec)
+    def resolve(self, rec: VariantDirective) -> None:
+        d = rec.directive
+        item = d.argument[0] if d.argument else None
+        if item is not None:
+            rec.name = "".join(item.text.split())
+            rec.name_span = item.span
+            rec.template_args = "<" in rec.name
+        if d.raw.in_macro or d.raw.form != "pragma":
+            return
+        if self.model.scope_at(d.span[0]).kind in _BODY_SCOPES:
+            rec.placement = IN_BODY
+            return
+        self.place(rec)
+        if rec.name and not d.uses_macros:
+            self.find_variant(rec)
 
     # -- the base function ---------------------------------------------------------------------
     def place(self, rec: VariantDirective) -> None:

@@ -5,9 +5,9 @@ workspace folders. Cross-file rules (`rules.workspace_rule`) read every file's c
 """
 from __future__ import annotations
 
-from .check import FileAnalysis, analyze, finish
+from .check import FileAnalysis, Succession, analyze, finish
 from .compile_commands import CompileDatabase
-from .directives.nodes import renamed
+from .directives.nodes import STRUCTURES, renamed
 from .options import Options
 from .propagation import DeviceGraph, DeviceRow
 from .records import dataclass, replace
@@ -79,7 +79,7 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
 
 def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyses: dict[str, FileAnalysis],
                   options: Options, graph: DeviceGraph | None,
-                  database: CompileDatabase | None) -> dict[int, tuple[int, set[str]]] | None:
+                  database: CompileDatabase | None) -> dict[int, Succession] | None:
     """The directives edited since `previous` (old id -> new id and changed contents), or None
     when more than that may have changed."""
     if previous is None or not previous.traced or previous.options != options or previous.database is not database \
@@ -87,7 +87,7 @@ def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyse
         return None
     if previous.facts.keys() != graph.files.keys() or any(graph.files[p] is not f for p, f in previous.facts.items()):
         return None
-    edited: dict[int, tuple[int, set[str]]] = {}
+    edited: dict[int, Succession] = {}
     for path, ctx in ws.files.items():
         before = previous.contexts[path]
         if ctx is before:
@@ -96,16 +96,18 @@ def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyse
         succession = trace.succession if trace is not None else None
         if succession is None or succession.before is not before:
             return None
-        edited[succession.old] = (succession.new, succession.changed)
+        edited[succession.old] = succession
     return edited
 
 
-def _carried(kept: WorkspaceRuleTrace, edited: dict[int, tuple[int, set[str]]] | None) -> WorkspaceRuleTrace | None:
+def _carried(kept: WorkspaceRuleTrace, edited: dict[int, Succession] | None) -> WorkspaceRuleTrace | None:
     """The rule's last findings when it read nothing that the edits changed (None: run it again)."""
     assert edited is not None
     reads = kept.reads
-    for old, (new, changed) in edited.items():
-        if not changed.isdisjoint(reads.get(old, ())) or not changed.isdisjoint(reads.get(-old, ())):
+    for old, succession in edited.items():
+        changed, new = succession.changed, succession.new
+        if not changed.isdisjoint(reads.get(old, ())) or not changed.isdisjoint(reads.get(-old, ())) \
+                or not succession.rebuilt.isdisjoint(reads.get(STRUCTURES, ())):
             return None
         reads = renamed(reads, old, new)
     return kept if reads is kept.reads else replace(kept, reads=reads)

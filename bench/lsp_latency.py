@@ -191,7 +191,8 @@ def _compiler_ms(command: list[str], path: Path, runs: int = 5) -> float | None:
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run([*command, str(path)], capture_output=True, check=False, timeout=300)
+        # in the file's directory: flang writes .mod files where it runs
+        subprocess.run([*command, str(path)], capture_output=True, check=False, timeout=300, cwd=path.parent)
         times.append((time.perf_counter() - start) * 1000)
     return statistics.median(times)
 

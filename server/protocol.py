@@ -6,7 +6,7 @@ from typing import Any
 
 from lsprotocol import types as lsp
 from pygls.exceptions import JsonRpcException
-from pygls.protocol import LanguageServerProtocol
+from pygls.protocol import LanguageServerProtocol, lsp_method
 
 log = logging.getLogger("omp_lsp.server")
 
@@ -33,3 +33,12 @@ class OmpProtocol(LanguageServerProtocol):
     def handle_message(self, message: Any) -> None:
         if message is not _ANSWERED:
             super().handle_message(message)
+
+    @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
+    def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Any:
+        """The server keeps its own copy of each open document (features/sync.py): pygls' copy
+        is left as it was opened, not edited on every keystroke (which splits the whole text
+        into lines: a few ms in a large file)."""
+        user_handler = self.fm.features.get(lsp.TEXT_DOCUMENT_DID_CHANGE)
+        if user_handler is not None:
+            yield user_handler, (params,), None

@@ -275,6 +275,20 @@ async def broken_client(lsp_client: LanguageClient, tmp_path: Path, request: pyt
     await lsp_client.shutdown_session()
 
 
+async def test_an_edit_the_server_fails_on_is_logged_and_applied_to_the_whole_text(
+        broken_client: LanguageClient) -> None:
+    _open(broken_client, URI, SOURCE)
+    assert [(d.code, d.range.start.line) for d in await _wait(broken_client, URI, 1)] == [("OMP002", 1)]
+    _change(broken_client, URI, 2, (0, 0), (0, 0), "/* an edit Document.apply fails on */\n")
+    assert [(d.code, d.range.start.line) for d in await _wait(broken_client, URI, 2)] == [("OMP002", 2)]
+    logged = await wait_notification(broken_client, lsp.WINDOW_LOG_MESSAGE,
+                                     lambda p: "could not apply the change" in p.message)
+    assert logged.type == lsp.MessageType.Error
+    end = len(SOURCE.splitlines()[1])
+    _change(broken_client, URI, 3, (2, end), (2, end), " ")   # and the server's own editing goes on
+    assert [(d.code, d.range.start.line) for d in await _wait(broken_client, URI, 3)] == [("OMP002", 2)]
+
+
 async def test_a_rule_that_raises_is_logged_and_the_others_report(broken_client: LanguageClient) -> None:
     _open(broken_client, URI, SOURCE)
     assert [d.code for d in await _wait(broken_client, URI, 1)] == ["OMP002"]

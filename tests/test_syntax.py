@@ -477,3 +477,13 @@ def test_apply_records_the_byte_edit() -> None:
     assert doc.last_change == ByteEdit(4, 5, 6, inert=False)
     doc.apply(TextEdit(None, None, "int z;\n"))
     assert doc.last_change == ByteEdit(0, len("int yy;\n// éü\n".encode()), 7, inert=False)
+
+
+@given(st.binary(max_size=40).map(lambda b: b.replace(b"\x00", b"\n")), st.data())
+def test_line_index_after_an_edit_equals_one_built_afresh(source: bytes, data: st.DataObject) -> None:
+    start = data.draw(st.integers(0, len(source)))
+    old_end = data.draw(st.integers(start, len(source)))
+    new = data.draw(st.sampled_from([b"", b"x", b"\n", b"a\nb", b"\n\n", b"\xc3\xa9"]))
+    edited = source[:start] + new + source[old_end:]
+    index = LineIndex.edited(edited, LineIndex(source), start, old_end, start + len(new))
+    assert index.starts == LineIndex(edited).starts

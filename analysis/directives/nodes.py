@@ -250,6 +250,13 @@ def _record(d: Directive, keys: tuple[str, ...]) -> None:
     found.update(keys)
 
 
+def record_read(d: Directive, key: str) -> None:
+    """Record a read of something built from `d`'s contents alone, under its own key (the
+    declare variant record of d: "variant")."""
+    if READS is not None:
+        _record(d, (key,))
+
+
 class _Content:
     """A directive field whose reads are recorded (a data descriptor: it wins over the instance
     dictionary, where the record's __init__ stores the value)."""

@@ -34,7 +34,8 @@ _NOT_INTEGER = re.compile(r"""\s*(?:[+-]?\s*(?:\d+\.\d*|\.\d+|\d+[eEdD][+-]?\d+)
 
 
 def _selectors(ctx: FileContext) -> Iterator[ContextSelector]:
-    for _, d in ctx.directives_named(*SELECTOR_DIRECTIVES):
+    # one directive's selector at a time: every rule here is per-directive
+    for _, d in ctx.each_directive(ctx.directives_named(*SELECTOR_DIRECTIVES)):
         for clause in d.clauses:
             if clause.selector is not None:
                 yield clause.selector
@@ -138,7 +139,7 @@ def _remove_fix(source: bytes, spans: list[Span], i: int, title: str) -> list[Fi
 
 # ---------------------------------------------------------------- OMP351, OMP352: trait sets
 
-@rule("OMP351", "OMP352")
+@rule("OMP351", "OMP352", per_directive=True)
 def trait_sets(ctx: FileContext) -> Iterator[Finding]:
     yield from _fitted(ctx, _trait_sets(ctx))
 
@@ -189,7 +190,7 @@ def _merge_fix(source: bytes, selector: ContextSelector, first: TraitSet, again:
 
 # ---------------------------------------------------------------- OMP353, OMP354, OMP361: selectors
 
-@rule("OMP353", "OMP354", "OMP361")
+@rule("OMP353", "OMP354", "OMP361", per_directive=True)
 def trait_selectors(ctx: FileContext) -> Iterator[Finding]:
     yield from _fitted(ctx, _trait_selectors(ctx))
 
@@ -277,7 +278,7 @@ def _misplaced(ctx: FileContext, selector: ContextSelector, tset: TraitSet, set_
 
 # ---------------------------------------------------------------- OMP355, OMP356: scores
 
-@rule("OMP355", "OMP356")
+@rule("OMP355", "OMP356", per_directive=True)
 def scores(ctx: FileContext) -> Iterator[Finding]:
     yield from _fitted(ctx, _scores(ctx))
 
@@ -328,7 +329,7 @@ def _score_problem(ctx: FileContext, score: Expr) -> str | None:
 
 # ---------------------------------------------------------------- OMP357-OMP360, OMP362: properties
 
-@rule("OMP357", "OMP358", "OMP359", "OMP360", "OMP362")
+@rule("OMP357", "OMP358", "OMP359", "OMP360", "OMP362", per_directive=True)
 def trait_properties(ctx: FileContext) -> Iterator[Finding]:
     yield from _fitted(ctx, _trait_properties(ctx))
 

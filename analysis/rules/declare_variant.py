@@ -13,7 +13,14 @@ import re
 from collections.abc import Iterator
 
 from ..diagnostics import Finding, Fix, Related
-from ..directives.nodes import Clause, Expr, ListItem, TraitProperty
+from ..directives.nodes import (
+    Clause,
+    Expr,
+    ListItem,
+    TraitProperty,
+    record_read,
+    recording,
+)
 from ..directives.parser import looks_like_macro, suggest
 from ..model import (
     AUTOMATIC,
@@ -98,6 +105,37 @@ def _based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
             yield rec, rec.base
 
 
+def _variants(ctx: FileContext) -> Variants:
+    """ctx.variants, without recording a read of every record (see _own_records)."""
+    previous = recording(None)
+    try:
+        return ctx.variants
+    finally:
+        recording(previous)
+
+
+def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirective]:
+    """For per-directive rules: the resolved records, one directive at a time. A record is built
+    from its directive's contents and what an edit of that directive keeps (program model,
+    begin/end regions, types), so reading it is recorded as a read of that directive ("variant",
+    which directive_edit marks changed when it resolves the record again), not of all records.
+    A rule that reads other directives' records goes through ctx.variants."""
+    if (c_only and ctx.document.language.is_fortran) or not _has_variants(ctx):
+        return
+    records = _variants(ctx).directives
+    by_index = {rec.index: rec for rec in records}
+    for i, d in ctx.each_directive([(rec.index, rec.directive) for rec in records]):
+        record_read(d, "variant")
+        yield by_index[i]
+
+
+def _own_based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
+    """_based, one directive at a time (_own_records)."""
+    for rec in _own_records(ctx):
+        if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros:
+            yield rec, rec.base
+
+
 def _single_variant(rec: VariantDirective, variants: Variants) -> Symbol | None:
     """The variant function when the name finds exactly one function (one identity)."""
     if not rec.variants:
@@ -110,7 +148,7 @@ def _single_variant(rec: VariantDirective, variants: Variants) -> Symbol | None:
 
 def _is_function(ctx: FileContext, s: Symbol) -> bool:
     """A function declaration (also `T *f();`, which the model records as a variable)."""
-    return types_is_function(ctx.variants.types, s)
+    return types_is_function(_variants(ctx).types, s)
 
 
 def _names_certain(ctx: FileContext) -> bool:
@@ -188,10 +226,9 @@ def missing_match(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP302 --------------------------------------------------------------------------------------
-@rule("OMP302")
+@rule("OMP302", per_directive=True)
 def variant_not_a_function(ctx: FileContext) -> Iterator[Finding]:
-    model = ctx.model if _c_records(ctx) else None
-    for rec in _c_records(ctx):
+    for rec in _own_records(ctx):
         if rec.placement == IN_BODY or rec.name_span is None or rec.directive.uses_macros or not rec.name:
             continue
         if not _VARIANT_NAME.fullmatch(rec.name):
@@ -209,7 +246,7 @@ def variant_not_a_function(ctx: FileContext) -> Iterator[Finding]:
                               "a function declared before the directive", rec.name_span,
                               related=[Related(s.name_span, f"'{s.name}' declared here")])
             continue
-        assert model is not None
+        model = ctx.model
         offset = rec.base.name_span[1] if rec.base is not None else rec.directive.span[1]
         around = list(model.scope_at(offset).ancestors())
         later = [s for s in model.named(last) if _is_function(ctx, s) and s.name_span[0] >= offset
@@ -232,12 +269,11 @@ def _known_qualifier(model: FileModel, name: str) -> bool:
 
 
 # -- OMP303 --------------------------------------------------------------------------------------
-@rule("OMP303")
+@rule("OMP303", per_directive=True)
 def incompatible_variant_type(ctx: FileContext) -> Iterator[Finding]:
-    variants = ctx.variants if _c_records(ctx) else None
-    for rec, base in _based(ctx):
-        assert variants is not None and variants.types is not None
-        types = variants.types
+    for rec, base in _own_based(ctx):
+        types = _variants(ctx).types
+        assert types is not None
         if types.special(base) & {"constructor", "destructor"}:
             continue  # OMP312
         base_sig = types.signature(base)
@@ -257,9 +293,9 @@ def incompatible_variant_type(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP304 --------------------------------------------------------------------------------------
-@rule("OMP304")
+@rule("OMP304", per_directive=True)
 def not_before_a_function(ctx: FileContext) -> Iterator[Finding]:
-    for rec in _c_records(ctx):
+    for rec in _own_records(ctx):
         d = rec.directive
         if rec.placement == NOTHING_FOLLOWS:
             related = [Related(rec.following, "this comes next")] if rec.following else []
@@ -284,11 +320,10 @@ def not_before_a_function(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP305 / OMP306 -----------------------------------------------------------------------------
-@rule("OMP305")
+@rule("OMP305", per_directive=True)
 def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
-    variants = ctx.variants if _c_records(ctx) else None
-    for rec, base in _based(ctx):
-        assert variants is not None
+    for rec, base in _own_based(ctx):
+        variants = _variants(ctx)
         variant = _single_variant(rec, variants)
         if variant is not None and rec.name_span is not None and not rec.template_args \
                 and variants.identity(variant) == variants.identity(base):
@@ -319,14 +354,10 @@ def variant_is_a_base(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP307 --------------------------------------------------------------------------------------
-@rule("OMP307")
+@rule("OMP307", per_directive=True)
 def after_use_or_definition(ctx: FileContext) -> Iterator[Finding]:
-    records = list(_based(ctx))
-    if not records:
-        return
-    variants = ctx.variants
-    model = ctx.model
-    for rec, base in records:
+    for rec, base in _own_based(ctx):
+        variants, model = _variants(ctx), ctx.model
         ident = variants.identity(base)
         same_name = [s for s in model.named(base.key) if _is_function(ctx, s)]
         earlier = [s for s in same_name if s.name_span[0] < rec.directive.span[0] and variants.identity(s) == ident]
@@ -348,11 +379,9 @@ def after_use_or_definition(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP308 --------------------------------------------------------------------------------------
-@rule("OMP308")
+@rule("OMP308", per_directive=True)
 def adjust_without_dispatch(ctx: FileContext) -> Iterator[Finding]:
-    if not _has_variants(ctx):
-        return
-    for rec in ctx.variants.directives:
+    for rec in _own_records(ctx, c_only=False):
         d = rec.directive
         clauses = [c for c in d.clauses if c.name in ("adjust_args", "append_args")]
         if not clauses or d.uses_macros or "dispatch" in rec.construct:
@@ -384,12 +413,12 @@ def _dispatch_fix(ctx: FileContext, match: Clause) -> list[Fix]:
 
 
 # -- OMP309 --------------------------------------------------------------------------------------
-@rule("OMP309")
+@rule("OMP309", per_directive=True)
 def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
     if not _has_variants(ctx):
         return
     fortran = ctx.document.language.is_fortran
-    for _, d in ctx.directives_named(DECLARE_VARIANT):
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_VARIANT)):
         if d.uses_macros:
             continue
         seen: dict[str, ListItem] = {}
@@ -406,8 +435,8 @@ def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
                               "each argument may be adjusted once", item.span,
                               related=[Related(first.span, "first given here")],
                               fixes=[_remove_list_item(clause, item, item.name)])
-    for rec, base in _based(ctx):
-        types = ctx.variants.types
+    for rec, base in _own_based(ctx):
+        types = _variants(ctx).types
         found = types.parameter_names(base) if types is not None and types.signature(base) is not None else None
         if found is None:
             continue
@@ -429,10 +458,10 @@ def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP310 --------------------------------------------------------------------------------------
-@rule("OMP310")
+@rule("OMP310", per_directive=True)
 def need_device_ptr_not_pointer(ctx: FileContext) -> Iterator[Finding]:
-    for rec, base in _based(ctx):
-        types = ctx.variants.types
+    for rec, base in _own_based(ctx):
+        types = _variants(ctx).types
         sig = types.signature(base) if types is not None else None
         names = types.parameter_names(base) if types is not None else None
         if sig is None or sig.params is None or names is None or len(names) != len(sig.params):
@@ -495,14 +524,14 @@ def _overlapping_regions(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP312 --------------------------------------------------------------------------------------
-@rule("OMP312")
+@rule("OMP312", per_directive=True)
 def unsupported_function(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language is not Language.CPP:
         return
-    variants = ctx.variants if _c_records(ctx) else None
-    for rec, base in _based(ctx):
-        assert variants is not None and variants.types is not None
+    for rec, base in _own_based(ctx):
+        variants = _variants(ctx)
         types = variants.types
+        assert types is not None
         special = types.special(base)
         for word, what in SPECIAL_WORDS.items():
             if word in special:

@@ -15,6 +15,7 @@ from omp_lsp.analysis.syntax import (
 )
 from omp_lsp.server.open_documents import OpenDocument
 from pygls.uris import to_fs_path
+from pygls.workspace import TextDocument
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer
@@ -47,6 +48,7 @@ def register(server: OmpLanguageServer) -> None:
         ls.quiet_for_now()
         spans = ls.anchors(state) if state.exact else []
         retyped = False
+        before = state.doc.source
         try:
             for change in params.content_changes:
                 if isinstance(change, lsp.TextDocumentContentChangePartial):
@@ -65,10 +67,16 @@ def register(server: OmpLanguageServer) -> None:
                     continue
                 state.edited(old, state.doc.last_change, ls.options.openmp_version, spans)
             state.doc.version = params.text_document.version
-        except Exception:
-            log.exception("could not apply the change to %s; reloading from the client's copy", uri)
-            text = ls.workspace.get_text_document(uri).source
-            state.doc = Document(text, state.doc.language, params.text_document.version)
+        except Exception as err:
+            log.exception("could not apply the change to %s; applying it to the text as a whole", uri)
+            ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, (
+                f"omp-lsp: {uri}: could not apply the change ({type(err).__name__}: {err}); "
+                "applied it to the text as a whole")))
+            text = TextDocument(uri, before.decode("utf-8", "surrogatepass"),
+                                position_codec=ls.workspace.position_codec)
+            for change in params.content_changes:   # pygls' own editing, not ours that failed
+                text.apply_change(change)
+            state.doc = Document(text.source, state.doc.language, params.text_document.version)
             state.exact = False
             if state.inflight is not None:   # its log no longer leads to this text
                 state.inflight.exact = False
