@@ -68,6 +68,16 @@ class Binding:
 
     def __post_init__(self) -> None:
         self._of: dict[int, list[Mark]] | None = None
+        self._own: dict[int, list[Mark]] | None = None
+
+    def own(self, directive: int) -> list[Mark]:
+        """The marks one directive made: its lists', then its region's implicit list."""
+        if self._own is None:
+            index: dict[int, list[Mark]] = {}
+            for m in self.marks:
+                index.setdefault(m.directive, []).append(m)
+            self._own = index
+        return self._own.get(directive, [])
 
     def of(self, symbol: Symbol) -> list[Mark]:
         """Every mark that names this declaration."""
@@ -142,6 +152,21 @@ def bind(ctx: FileContext) -> Binding:
     if not ctx.document.language.is_fortran:
         _bind_regions(ctx, model, out)
     return out
+
+
+# The part of the binding OMP206 reads (rules record it as a structure): the nohost marks, and
+# every mark of a declaration one of them names.
+NOHOST_MARKS = "nohost marks"
+
+
+def nohost_marks_changed(old: Binding, new: Binding, i: int) -> bool:
+    """Whether rebinding directive `i` changed NOHOST_MARKS (by name, which is safe: the
+    declarations a mark names and their redeclarations share it)."""
+    own = [*old.own(i), *new.own(i)]
+    if any(m.device_type == "nohost" for m in own):
+        return True
+    names = {s.name for m in own for s in m.symbols}
+    return any(m.device_type == "nohost" and any(s.name in names for s in m.symbols) for m in new.marks)
 
 
 def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:

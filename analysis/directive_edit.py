@@ -22,7 +22,7 @@ from bisect import bisect_right
 
 from .call_graph import file_graph
 from .check import AnalysisTrace, FileAnalysis, Succession, conclude
-from .declare_target import rebind
+from .declare_target import NOHOST_MARKS, nohost_marks_changed, rebind
 from .directives.nodes import STRUCTURES, Directive, renamed
 from .incremental import comment_lines, directive_window, window_directives
 from .padding import Padding
@@ -106,6 +106,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     rebuilt = REBUILT.get(d.name, frozenset()) if changed else frozenset()
     if "variants" in rebuilt:
         changed.add("variant")   # its record (rules.declare_variant._own_records)
+    if "binding" in rebuilt:
+        changed.add("marks")     # its own marks (rules.FileContext.own_marks)
     _hand_over(ctx, context, rebuilt)
     directives[i] = d2   # the list is shared with the old analysis, which is given up
     by_name = ctx.__dict__.get("_by_name")
@@ -113,8 +115,13 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         by_name = dict(by_name)
         by_name[d.name] = [(k, d2 if k == i else x) for k, x in by_name[d.name]]
         context.__dict__["_by_name"] = by_name
-    if "binding" in rebuilt and ctx._binding is not None:
-        context._binding = rebind(ctx._binding, context, i)
+    if "binding" in rebuilt:
+        if ctx._binding is None:
+            rebuilt |= {NOHOST_MARKS}
+        else:
+            context._binding = rebind(ctx._binding, context, i)
+            if nohost_marks_changed(ctx._binding, context._binding, i):
+                rebuilt |= {NOHOST_MARKS}
     if "variants" in rebuilt and ctx._variants is not None:
         context._variants = resolved_again(ctx._variants, context, i)
     base = context.__dict__.get("_file_graph_base")

@@ -20,7 +20,13 @@ import re
 from bisect import bisect_right
 from typing import TYPE_CHECKING
 
-from .c_types import FUNCTION_DECLARATORS, Signature, TypeReader, Verdict, declarator_name
+from .c_types import (
+    FUNCTION_DECLARATORS,
+    Signature,
+    TypeReader,
+    Verdict,
+    declarator_name,
+)
 from .directives.nodes import Clause, ContextSelector, Directive, TraitSelector
 from .model import FIELD, FUNCTION, VARIABLE, FileModel, Symbol
 from .records import dataclass, field

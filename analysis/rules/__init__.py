@@ -26,7 +26,7 @@ from ..syntax import Document
 if TYPE_CHECKING:
     from ..c_types import TypeReader
     from ..compile_commands import CompileDatabase
-    from ..declare_target import Binding
+    from ..declare_target import Binding, Mark
     from ..model import FileModel
     from ..options import Options
     from ..propagation import DeviceGraph
@@ -192,6 +192,28 @@ class FileContext:
     def has_declare_target(self) -> bool:
         """Whether any declare target directive is present (asked by every declare target rule)."""
         return bool(self.directives_named("declare target") or self.directives_named("begin declare target"))
+
+    def own_marks(self) -> Iterator[tuple[int, Directive, list[Mark]]]:
+        """For per-directive rules: each declare target directive with the marks it made (its
+        lists', its region's), one directive at a time. Those are bound from its contents alone
+        (and the program model), so reading them is recorded as a read of that directive
+        ("marks", which directive_edit marks changed when it binds the directive again), not of
+        the whole binding. A rule that reads other directives' marks, or `binding.of`, reads
+        ctx.binding."""
+        binding = quietly(lambda: self.binding)
+        for i, d in self.each_directive([(i, self.directives[i]) for i in binding.directives]):
+            nodes.record_read(d, "marks")
+            yield i, d, binding.own(i)
+
+
+def quietly(read: Callable[[], T]) -> T:
+    """A built structure read without recording the read: for a caller that records a finer one
+    (FileContext.own_marks)."""
+    previous = recording(None)
+    try:
+        return read()
+    finally:
+        recording(previous)
 
 
 class _Focused(FileContext):

@@ -32,21 +32,28 @@ from ..model import (
 from ..syntax import Language
 from . import FileContext, rule
 
-
 _NAMEABLE_SCOPES = frozenset({"file", "namespace", "class"})   # where what a declare target list names lives
 
 
 def _marks(ctx: FileContext) -> list[Mark]:
+    """Every mark of the file (rules that compare directives)."""
     return ctx.binding.marks if ctx.has_declare_target else []
+
+
+def _own_marks(ctx: FileContext) -> Iterator[Mark]:
+    """Every mark of the file, one directive at a time (per-directive rules: FileContext.own_marks)."""
+    if ctx.has_declare_target:
+        for _, _, marks in ctx.own_marks():
+            yield from marks
 
 
 def _variables(mark: Mark) -> list[Symbol]:
     return [s for s in mark.symbols if s.kind == VARIABLE]
 
 
-@rule("OMP101")
+@rule("OMP101", per_directive=True)
 def threadprivate_item(ctx: FileContext) -> Iterator[Finding]:
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         if mark.item is None:
             if any(s.storage == THREAD for s in _variables(mark)):  # clang rejects these too
                 yield Finding("OMP101", f"'{mark.name}' is thread-local and cannot be in a declare target region; "
@@ -63,9 +70,9 @@ def threadprivate_item(ctx: FileContext) -> Iterator[Finding]:
                           "device code cannot reach per-thread host storage", mark.span, related=related)
 
 
-@rule("OMP102")
+@rule("OMP102", per_directive=True)
 def unmappable_type(ctx: FileContext) -> Iterator[Finding]:
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         if mark.item is None:
             continue
         for s in _variables(mark):
@@ -90,10 +97,10 @@ def _identity(mark: Mark, model: FileModel) -> object:
     return (item.common_block, model.key_of(item.name) if item.name else item.text)
 
 
-@rule("OMP103")
+@rule("OMP103", per_directive=True)
 def repeated_item(ctx: FileContext) -> Iterator[Finding]:
     seen: dict[tuple[int, object], Mark] = {}
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         if mark.item is None:
             continue
         key = (mark.directive, _identity(mark, ctx.model))
@@ -146,9 +153,9 @@ def _clause_word(mark: Mark) -> str:
     return f"'{mark.clause.name}'" if mark.clause is not None else "'to'"
 
 
-@rule("OMP105")
+@rule("OMP105", per_directive=True)
 def no_list_clause(ctx: FileContext) -> Iterator[Finding]:
-    for _, d in ctx.directives_named(DECLARE_TARGET):
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET)):
         if not d.clauses or d.argument is not None or d.uses_macros:
             continue
         if any(c.name in (*ENTER_CLAUSES, "link", "indirect") for c in d.clauses):
@@ -164,12 +171,12 @@ def no_list_clause(ctx: FileContext) -> Iterator[Finding]:
                       f"it names nothing; {hint}", d.name_span)
 
 
-@rule("OMP003")
+@rule("OMP003", per_directive=True)
 def clauses_after_list(ctx: FileContext) -> Iterator[Finding]:
     """`declare target(list)` and `declare target clause...` are two forms of the directive: the
     list form takes no clause (clang: "unexpected clause after an implicit 'to' clause"; flang:
     "argument or clauses, but not both")."""
-    for _, d in ctx.directives_named(DECLARE_TARGET):
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET)):
         if d.argument is None or d.argument_span is None or not d.clauses or d.uses_macros:
             continue
         word = "enter" if ctx.version >= 52 else "to"
@@ -186,18 +193,18 @@ def clauses_after_list(ctx: FileContext) -> Iterator[Finding]:
                           c.span, fixes=[fix] if fix is not None else [])
 
 
-@rule("OMP106")
+@rule("OMP106", per_directive=True)
 def nohost_in_link(ctx: FileContext) -> Iterator[Finding]:
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         if mark.kind == "link" and mark.device_type == "nohost" and mark.item is not None \
                 and (_variables(mark) or mark.item.common_block):
             yield Finding("OMP106", f"'{mark.name}' is device_type(nohost) and cannot be in a link clause "
                           "(a link variable must exist on the host, where it is mapped from)", mark.span)
 
 
-@rule("OMP107")
+@rule("OMP107", per_directive=True)
 def indirect_device_type(ctx: FileContext) -> Iterator[Finding]:
-    for _, d in ctx.directives_named(DECLARE_TARGET, BEGIN_DECLARE_TARGET):
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET, BEGIN_DECLARE_TARGET)):
         if not indirect_of(d):
             continue
         c = d.clause("device_type")
@@ -209,9 +216,9 @@ def indirect_device_type(ctx: FileContext) -> Iterator[Finding]:
                       related=[Related(d.clause("indirect").span, "indirect given here")])  # type: ignore[union-attr]
 
 
-@rule("OMP108")
+@rule("OMP108", per_directive=True)
 def list_on_begin(ctx: FileContext) -> Iterator[Finding]:
-    for _, d in ctx.directives_named(BEGIN_DECLARE_TARGET):
+    for _, d in ctx.each_directive(ctx.directives_named(BEGIN_DECLARE_TARGET)):
         for c in d.clauses:
             if c.name in (*ENTER_CLAUSES, "link"):
                 yield Finding("OMP108", f"'begin declare target' takes only device_type and indirect, not "
@@ -219,12 +226,12 @@ def list_on_begin(ctx: FileContext) -> Iterator[Finding]:
                               c.span, fixes=[Fix(f"Remove the '{c.name}' clause", ((c.span, ""),))])
 
 
-@rule("OMP109")
+@rule("OMP109", per_directive=True)
 def overloaded_in_list(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language is not Language.CPP:
         return
     model = ctx.model
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         functions = [s for s in mark.symbols if s.kind == FUNCTION]
         if mark.item is None or not functions:
             continue
@@ -285,9 +292,9 @@ def module_statement_in_region(ctx: FileContext) -> Iterator[Finding]:
                           "'end declare target'; move it before the region", span)
 
 
-@rule("OMP112")
+@rule("OMP112", per_directive=True)
 def function_in_link(ctx: FileContext) -> Iterator[Finding]:
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         if mark.kind == "link" and mark.symbols and all(s.is_procedure for s in mark.symbols):
             yield Finding("OMP112", f"'{mark.name}' is a procedure; 'link' takes variables only (use "
                           f"'{'enter' if ctx.version >= 52 else 'to'}' for procedures)", mark.span,
@@ -298,7 +305,7 @@ def function_in_link(ctx: FileContext) -> Iterator[Finding]:
 _USING = re.compile(rb"\busing\s+(?:namespace\b|[\w:]+::\w+\s*;)")
 
 
-@rule("OMP113")
+@rule("OMP113", per_directive=True)
 def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
     lang = ctx.document.language
     if lang.is_fortran or not ctx.has_declare_target:
@@ -308,7 +315,7 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
     # Names may come from a user header or a using-directive: then say nothing about missing ones.
     unsure = not model.complete or model.user_includes() or \
         (lang is Language.CPP and _USING.search(src) is not None)
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         item = mark.item
         if item is None or item.name is None or "::" in item.name:
             continue
@@ -332,11 +339,11 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
             yield Finding("OMP113", f"'{item.name}' is not declared", mark.span)
 
 
-@rule("OMP114")
+@rule("OMP114", per_directive=True)
 def automatic_variable(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language.is_fortran:
         return  # Fortran: OMP162 (neither a module variable nor SAVE) says the same
-    for mark in _marks(ctx):
+    for mark in _own_marks(ctx):
         local = [s for s in _variables(mark) if s.storage == AUTOMATIC]
         if mark.item is not None and local and len(local) == len(mark.symbols):
             s = local[0]
@@ -356,10 +363,10 @@ _NOT_LOGICAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eEdD][+-]?\d+)?(?:_\w+)?
 _F_LOGICALS = re.compile(r"\.(?:true|false|and|or|not|eqv|neqv|eq|ne|lt|le|gt|ge)\.", re.IGNORECASE)
 
 
-@rule("OMP115")
+@rule("OMP115", per_directive=True)
 def indirect_not_constant(ctx: FileContext) -> Iterator[Finding]:
     fortran = ctx.document.language.is_fortran
-    for _, d in ctx.directives_named(DECLARE_TARGET, BEGIN_DECLARE_TARGET):
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET, BEGIN_DECLARE_TARGET)):
         if d.uses_macros:
             continue
         c = d.clause("indirect")

@@ -63,15 +63,16 @@ def _has_list(d: Directive) -> bool:
 
 def _explicit_marks(ctx: FileContext) -> Iterator[tuple[Mark, Directive, ListItem, Scope]]:
     """Every explicit list item of the file's declare target directives, with the scope
-    that holds the directive."""
+    that holds the directive: one directive at a time (the rules that read these are
+    per-directive, see FileContext.own_marks)."""
     model = ctx.model
-    for mark in ctx.binding.marks:
-        if mark.item is None or not mark.explicit:
-            continue
-        d = ctx.directives[mark.directive]
+    for _, d, marks in ctx.own_marks():
         if d.name != DECLARE_TARGET:
             continue
-        yield mark, d, mark.item, model.scope_at(d.span[0])
+        scope = model.scope_at(d.span[0])
+        for mark in marks:
+            if mark.item is not None and mark.explicit:
+                yield mark, d, mark.item, scope
 
 
 def _whole_variable(mark: Mark, item: ListItem) -> Symbol | None:
@@ -133,7 +134,7 @@ def _unit_name(scope: Scope) -> str:
 
 
 # -- OMP151, OMP153, OMP156: procedure list items -----------------------------------------------
-@rule("OMP151")
+@rule("OMP151", per_directive=True)
 def not_a_procedure_name(ctx: FileContext) -> Iterator[Finding]:
     """A generic name, procedure pointer, entry name or statement function in the list."""
     if not _applies(ctx):
@@ -157,7 +158,7 @@ def not_a_procedure_name(ctx: FileContext) -> Iterator[Finding]:
                       item.span, related=[Related(bad.name_span, f"'{bad.name}' is declared here")])
 
 
-@rule("OMP153")
+@rule("OMP153", per_directive=True)
 def procedure_outside_its_specification_part(ctx: FileContext) -> Iterator[Finding]:
     """A subprogram named in a directive that is not in that subprogram's (or its interface
     body's) specification part."""
@@ -187,7 +188,7 @@ def procedure_outside_its_specification_part(ctx: FileContext) -> Iterator[Findi
                                         if target.definition else f"interface body of '{target.name}'")])
 
 
-@rule("OMP156")
+@rule("OMP156", per_directive=True)
 def procedure_declaration_elsewhere(ctx: FileContext) -> Iterator[Finding]:
     """A procedure declared by a procedure declaration statement, named in a directive outside
     the specification part that holds that statement."""
@@ -210,14 +211,14 @@ def procedure_declaration_elsewhere(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP152: the clause-less form ---------------------------------------------------------------
-@rule("OMP152")
+@rule("OMP152", per_directive=True)
 def clauseless_outside_subprogram(ctx: FileContext) -> Iterator[Finding]:
     """`!$omp declare target` without a list outside a subprogram's (or interface body's)
     specification part: there is no procedure for its implicit list."""
     if not _applies(ctx):
         return
     model = ctx.model
-    for _, d in ctx.directives_named(DECLARE_TARGET):
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET)):
         if _has_list(d):
             continue
         scope = model.scope_at(d.span[0])
@@ -241,7 +242,7 @@ def clauseless_outside_subprogram(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP154, OMP158: variables and common blocks in the wrong place -------------------------------
-@rule("OMP154", "OMP158")
+@rule("OMP154", "OMP158", per_directive=True)
 def variable_placement(ctx: FileContext) -> Iterator[Finding]:
     """OMP154: a variable named outside the specification part of a subroutine, function,
     program or module. OMP158: the directive is not in the scoping unit that declares the
@@ -285,7 +286,7 @@ def variable_placement(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP157, OMP161, OMP162: what a variable list item may be ------------------------------------
-@rule("OMP157")
+@rule("OMP157", per_directive=True)
 def part_of_another_variable(ctx: FileContext) -> Iterator[Finding]:
     """An array element or section, structure component or type parameter inquiry."""
     if not _applies(ctx):
@@ -306,7 +307,7 @@ def part_of_another_variable(ctx: FileContext) -> Iterator[Finding]:
             fixes=[Fix(f"Name the whole variable '{item.name}'", ((item.span, item.name),))])
 
 
-@rule("OMP161")
+@rule("OMP161", per_directive=True)
 def common_or_equivalence_member(ctx: FileContext) -> Iterator[Finding]:
     """A variable in a common block or in an EQUIVALENCE statement; a blank common block."""
     if not _applies(ctx):
@@ -332,7 +333,7 @@ def common_or_equivalence_member(ctx: FileContext) -> Iterator[Finding]:
                           related=[Related(sym.name_span, f"'{sym.name}' is declared here")])
 
 
-@rule("OMP162")
+@rule("OMP162", per_directive=True)
 def not_saved(ctx: FileContext) -> Iterator[Finding]:
     """A variable that is neither in a module nor SAVE (explicitly or implicitly)."""
     if not _applies(ctx):

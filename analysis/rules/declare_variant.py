@@ -47,7 +47,7 @@ from ..variants import (
     Variants,
     types_is_function,
 )
-from . import FileContext, rule
+from . import FileContext, quietly, rule
 
 # Clauses `begin declare variant` takes (OMP311).
 BEGIN_CLAUSES = frozenset({"match"})
@@ -107,11 +107,7 @@ def _based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
 
 def _variants(ctx: FileContext) -> Variants:
     """ctx.variants, without recording a read of every record (see _own_records)."""
-    previous = recording(None)
-    try:
-        return ctx.variants
-    finally:
-        recording(previous)
+    return quietly(lambda: ctx.variants)
 
 
 def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirective]:

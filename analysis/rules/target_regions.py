@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..declare_target import NOHOST_MARKS
 from ..diagnostics import Finding, Fix, Related
+from ..directives.nodes import record_structure
 from ..model import (
     FUNCTION,
     THREAD,
@@ -28,10 +30,10 @@ from ..regions import (
     device_ancestor,
 )
 from ..syntax import Language
-from . import FileContext, rule
+from . import FileContext, quietly, rule
 
 if TYPE_CHECKING:
-    from ..declare_target import Mark
+    from ..declare_target import Binding, Mark
     from ..directives.nodes import Clause, Directive, ListItem
 
 # Constructs that affect the device data environment or start device execution: inside a
@@ -156,7 +158,11 @@ def _device_affecting(d: Directive) -> bool:
 @rule("OMP206", per_directive=True)
 def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
-    nohost = ctx.has_declare_target and any(m.device_type == "nohost" for m in ctx.binding.marks)
+    # of the binding, only the nohost marks and the other marks of their declarations matter
+    # (declare_target.NOHOST_MARKS: a declare target edit elsewhere does not run this again)
+    record_structure(NOHOST_MARKS)
+    binding = quietly(lambda: ctx.binding) if ctx.has_declare_target else None
+    nohost = binding is not None and any(m.device_type == "nohost" for m in binding.marks)
     if not regions.targets and not nohost:
         return
     for _, d in ctx.each_directive():
@@ -172,7 +178,8 @@ def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
                           + ("" if d.name in DEVICE_DATA_DIRECTIVES else " (or add device(ancestor: 1) to run it "
                              "on the host)"), d.name_span, related=[_target_related(ctx, r)])
         elif nohost:
-            found = _device_only_function(ctx, d.span[0])
+            assert binding is not None
+            found = _device_only_function(ctx, binding, d.span[0])
             if found is not None:
                 name, marks = found
                 yield Finding("OMP206", f"'{d.name}' in '{name}', which is declare target device_type(nohost) and so "
@@ -182,7 +189,7 @@ def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
                                                f"'{name}' made device-only here") for m in marks])
 
 
-def _device_only_function(ctx: FileContext, offset: int) -> tuple[str, list[Mark]] | None:
+def _device_only_function(ctx: FileContext, binding: Binding, offset: int) -> tuple[str, list[Mark]] | None:
     """The function holding `offset` when every declare target mark of it says nohost."""
     model = ctx.model
     fortran = ctx.document.language.is_fortran
@@ -191,7 +198,7 @@ def _device_only_function(ctx: FileContext, offset: int) -> tuple[str, list[Mark
         return None
     symbol = scope.symbol
     same = [symbol] if fortran else [s for s in model.named(symbol.key) if _same_entity(s, symbol)]
-    marks = [m for s in same for m in ctx.binding.of(s)]
+    marks = [m for s in same for m in binding.of(s)]
     if marks and all(m.device_type == "nohost" for m in marks):
         return symbol.name, marks
     return None
