@@ -180,6 +180,22 @@ def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:
     return Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
 
 
+def bound_again(old: Binding, ctx: FileContext, i: int) -> Binding | None:
+    """`bind` after the begin declare target directive `i` was edited (its device_type or
+    indirect clause) and kept its shape: bound afresh. None when the marks of another directive
+    changed with it (a nested region taking its device type from it): directive_edit then
+    leaves the file to a fresh analysis."""
+    new = bind(ctx)
+    if any(_facts(old.own(k)) != _facts(new.own(k)) for k in old.directives if k != i):
+        return None
+    return new
+
+
+def _facts(marks: list[Mark]) -> list[tuple]:
+    return [(m.kind, id(m.item), id(m.clause), tuple(map(id, m.symbols)), m.device_type, m.device_type_explicit,
+             m.indirect, m.explicit, m.span, m.region) for m in marks]
+
+
 def _directive_marks(ctx: FileContext, model: FileModel, i: int, d: Directive) -> list[Mark]:
     """The marks of one declare target directive's own lists (a begin region's come from `_bind_regions`)."""
     device_type, dt_explicit = device_type_of(d)

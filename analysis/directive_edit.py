@@ -22,7 +22,13 @@ from bisect import bisect_right
 
 from .call_graph import file_graph
 from .check import AnalysisTrace, FileAnalysis, Succession, conclude
-from .declare_target import NOHOST_MARKS, nohost_marks_changed, rebind
+from .declare_target import (
+    BEGIN_DECLARE_TARGET,
+    NOHOST_MARKS,
+    bound_again,
+    nohost_marks_changed,
+    rebind,
+)
 from .directives.nodes import STRUCTURES, Directive, renamed
 from .incremental import comment_lines, directive_window, window_directives
 from .padding import Padding
@@ -33,17 +39,16 @@ from .syntax import Document, LineIndex, inside_comment_or_pragma, parser_for
 from .variants import resolved_again
 
 # Directives whose contents the file's structures read in ways not redone here: threadprivate
-# (the model), begin/end declare target (the binding's regions), begin/end declare variant (the
-# selectors of every variant inside). An edit of one is analysed afresh.
-CONTENT_KINDS = frozenset({
-    "begin declare target", "end declare target", "begin declare variant", "end declare variant",
-    "threadprivate",
-})
+# (the model), begin/end declare variant (the selectors of every variant inside). An edit of one
+# is analysed afresh (an end directive's contents are clauses it may not have).
+CONTENT_KINDS = frozenset({"end declare target", "begin declare variant", "end declare variant", "threadprivate"})
 # Directives whose contents one structure reads, which is then built again for that directive:
-# a declare target list goes into the binding (and from it the call graph's marks), a declare
-# variant into the variants (and from them which calls the call graph redirects on a device).
-# Every rule that read the structure runs again; those that read the call graph only if it changed.
-REBUILT = {"declare target": frozenset({"binding"}), "declare variant": frozenset({"variants"})}
+# a declare target list goes into the binding (and from it the call graph's marks), and so does
+# a begin declare target's device type (its region's marks); a declare variant goes into the
+# variants (and from them which calls the call graph redirects on a device). Every rule that read
+# the structure runs again; those that read the call graph only if it changed.
+REBUILT = {"declare target": frozenset({"binding"}), BEGIN_DECLARE_TARGET: frozenset({"binding"}),
+           "declare variant": frozenset({"variants"})}
 
 # Structures built on demand that stay valid for the new text (the rest is rebuilt when read).
 _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
@@ -102,6 +107,15 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     document._tree = doc._tree   # the same structure; the model's nodes are this tree's
+    bound = None
+    if d.name == BEGIN_DECLARE_TARGET and changed and ctx._binding is not None:
+        # a region's marks: bound afresh (on the old context's model, before anything is handed on)
+        probe = FileContext(document, [d2 if k == i else x for k, x in enumerate(directives)], old.structure,
+                            ctx.version, ctx.path, ctx.macros)
+        probe._model = ctx._model
+        bound = bound_again(ctx._binding, probe, i)
+        if bound is None:
+            return None
     context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros)
     rebuilt = REBUILT.get(d.name, frozenset()) if changed else frozenset()
     if "variants" in rebuilt:
@@ -119,7 +133,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         if ctx._binding is None:
             rebuilt |= {NOHOST_MARKS}
         else:
-            context._binding = rebind(ctx._binding, context, i)
+            context._binding = bound or rebind(ctx._binding, context, i)
             if nohost_marks_changed(ctx._binding, context._binding, i):
                 rebuilt |= {NOHOST_MARKS}
     if "variants" in rebuilt and ctx._variants is not None:

@@ -29,7 +29,8 @@ SOURCES = sorted(p for p in FIXTURES.rglob("*") if p.is_file() and language_for_
 TYPED = ["1", "0", "-1", "x", "n", "a", " ", ",", ":", "(", ")", "[", "]", "{", "}", "ancestor", "ancestor: ",
          "to", "tofrom", "map(to: x)", "map(tofrom: a[0:n])", "nowait", "device(1)", "thread_limit(4)",
          "private(x)", "firstprivate(n)", "is_device_ptr(x)", "allocate(x)", "num_teams(2)", "if(n > 1)",
-         "kind(gpu)", "vendor(llvm)", "arch(nvptx64)", "teams", "parallel", "simd", "é", "", "\\", "&", "!",
+         "kind(gpu)", "vendor(llvm)", "arch(nvptx64)", "teams", "parallel", "simd", "host", "nohost", "any",
+         "é", "", "\\", "&", "!",
          "//", "/*", "*/", "\"", "%", "@", "#"]
 C_PIECES = ["#pragma omp target map(tofrom: a[0:n]) thread_limit(-1)\n", "int a[8];\n", "int x;\n",
             "#pragma omp declare target(x) device_type(nohost)\n", "void f(int n) {\n", "}\n", "  a[0] = 1;\n",
@@ -38,7 +39,8 @@ C_PIECES = ["#pragma omp target map(tofrom: a[0:n]) thread_limit(-1)\n", "int a[
             "  for (int i = 0; i < n; i++) a[i] = i;\n", "#pragma omp target update to(a[0:4])\n",
             "#pragma omp target data map(to: a) use_device_ptr(a)\n", "  {\n", "  }\n", "#define N 4\n", "\n",
             "#pragma omp declare variant(fv) match(device={kind(nohost)})\n", "void fv(int n);\n",
-            "#pragma omp declare variant(f) match(construct={parallel}) adjust_args(need_device_ptr: n)\n"]
+            "#pragma omp declare variant(f) match(construct={parallel}) adjust_args(need_device_ptr: n)\n",
+            "#pragma omp begin declare target device_type(host)\n", "#pragma omp end declare target\n"]
 F_PIECES = ["subroutine s(a)\n", "end subroutine s\n", "  real :: a(8)\n", "  a = 1.0\n",
             "!$omp target map(tofrom: a) thread_limit(-1)\n", "!$omp end target\n", "! é comment\n",
             "!$omp target teams map(to: a) &\n", "!$omp& thread_limit(4)\n", "  !$omp target device(ancestor: 1)\n",
@@ -185,13 +187,36 @@ def test_typing_in_a_target_directive_re_runs_only_the_rules_that_read_that_clau
     assert edited.findings == _analysis(edited.document.source, Language.C, Options()).findings
 
 
-@pytest.mark.parametrize("edit", [(b"kind(gpu", b"x"), (b"#pragma omp target map", b"\n")])
-def test_what_one_directive_cannot_answer_is_left_to_a_fresh_analysis(edit: tuple[bytes, bytes]) -> None:
-    # a begin declare variant's selector is every enclosed variant's; a new line moves the rest
-    source = (b"#pragma omp begin declare variant match(device={kind(gpu)})\nvoid f(int *a) { a[0] = 1; }\n"
-              b"#pragma omp end declare variant\nvoid f(int *a) { a[0] = 2; }\nint main(void) {\n  int a[1];\n"
-              b"#pragma omp target map(tofrom: a)\n  f(a);\n  return a[0];\n}\n")
-    padded, padding = pad(source, Language.C)
+REGIONS = (b"#pragma omp begin declare variant match(device={kind(gpu)})\nvoid f(int *a) { a[0] = 1; }\n"
+           b"#pragma omp end declare variant\nvoid f(int *a) { a[0] = 2; }\n"
+           b"#pragma omp begin declare target device_type(any)\nint x;\n"
+           b"#pragma omp begin declare target\nint y;\n#pragma omp end declare target\n"
+           b"#pragma omp end declare target\n"
+           b"#pragma omp begin declare target device_type(any)\nint z;\n#pragma omp end declare target\n"
+           b"int main(void) {\n  int a[1];\n#pragma omp target map(tofrom: a)\n  f(a);\n  return a[0] + x + y + z;\n}\n")
+
+
+@pytest.mark.parametrize("edit", [(b"kind(gpu", 0, b"x"), (b"device_type(", 3, b"host"),
+                                  (b"#pragma omp target map", 0, b"\n")])
+def test_what_one_directive_cannot_answer_is_left_to_a_fresh_analysis(edit: tuple[bytes, int, bytes]) -> None:
+    # a begin declare variant's selector is every enclosed variant's, a begin declare target's
+    # device type a nested region's too; a new line moves the rest
+    padded, padding = pad(REGIONS, Language.C)
     analysis = _analysis(padded, Language.C, Options())
     at = padded.index(edit[0]) + len(edit[0])
-    assert reanalyse(analysis, padding, at, at, edit[1]) is None
+    assert reanalyse(analysis, padding, at, at + edit[1], edit[2]) is None
+
+
+def test_a_begin_declare_target_region_is_bound_again_with_its_new_device_type() -> None:
+    padded, padding = pad(REGIONS, Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    at = padded.rindex(b"device_type(") + len(b"device_type(")
+    done = reanalyse(analysis, padding, at, at + 3, b"nohost")   # z: device_type(nohost)
+    assert done is not None
+    edited, _ = done
+    fresh = _analysis(edited.document.source, Language.C, Options())
+    assert [f.code for f in edited.findings] == [f.code for f in fresh.findings]
+    assert edited.findings == fresh.findings
+    assert edited.context is not None and fresh.context is not None
+    assert file_graph(edited.context).signature() == file_graph(fresh.context).signature()
+    assert any(m.device_type == "nohost" and m.symbols[0].name == "z" for m in edited.context.binding.marks)
