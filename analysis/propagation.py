@@ -273,7 +273,11 @@ class DeviceGraph:
         by_key: dict[str, list[MarkFact]] = {}
         for m in new.marks:
             by_key.setdefault(m.key, []).append(m)
-        keys = {m.key for m in old.marks} | by_key.keys()
+        before: dict[str, list[MarkFact]] = {}
+        for m in old.marks:
+            before.setdefault(m.key, []).append(m)
+        # only the entities whose marks from this file differ (the others keep what they derived)
+        keys = {key for key in before.keys() | by_key.keys() if before.get(key) != by_key.get(key)}
         for key in keys:
             e = self.entities.get(key)
             if e is None or (not e.declarations and key not in by_key

@@ -283,7 +283,7 @@ def _resolve(ctx: FileContext, index: int, d: Directive) -> Variant | None:
 
 def variants(ctx: FileContext) -> list[Variant]:
     """Every Fortran declare variant directive of the file, resolved (computed once)."""
-    record_structure("variants")   # what ctx.variants is for C/C++ (directive_edit reads it)
+    record_structure("variants", ctx.document)   # what ctx.variants is for C/C++ (directive_edit reads it)
     found = ctx.__dict__.get("_fortran_variants")
     if found is None:
         found = []

@@ -12,6 +12,7 @@ from .options import Options
 from .propagation import DeviceGraph, DeviceRow
 from .records import dataclass, replace
 from .rules import (
+    WORKSPACE_GRAPH,
     FileContext,
     Rule,
     WorkspaceContext,
@@ -54,8 +55,9 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
                      previous: CrossFileTrace | None = None,
                      trace: bool = True) -> tuple[dict[str, FileAnalysis], CrossFileTrace]:
     """`cross_file`, keeping the findings of the rules that cannot have changed since `previous`:
-    the device graph holds the same facts, and each file's context is the same or the successor
-    of an edit of one directive (directive_edit) whose changed contents the rule did not read.
+    each file's context is the same or the successor of an edit of one directive (directive_edit),
+    and the rule read neither the changed contents of that directive nor a structure of its file
+    built again, nor the device graph if its facts changed (`_carried`).
     `trace`: record what the rules read (without it, the next call cannot keep anything)."""
     ws = workspace_context(analyses, options, graph, database)
     edited = _edited_since(previous, ws, analyses, options, graph, database)
@@ -77,39 +79,52 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
     return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces, trace)
 
 
+@dataclass
+class _Edits:
+    """What changed since the last cross-file run: one directive in each of some files."""
+    files: list[tuple[Succession, FileContext]]   # the edit, and the file's context now
+    graph_changed: bool                           # the device graph holds other facts
+
+
 def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyses: dict[str, FileAnalysis],
-                  options: Options, graph: DeviceGraph | None,
-                  database: CompileDatabase | None) -> dict[int, Succession] | None:
-    """The directives edited since `previous` (old id -> new id and changed contents), or None
-    when more than that may have changed."""
+                  options: Options, graph: DeviceGraph | None, database: CompileDatabase | None) -> _Edits | None:
+    """The directives edited since `previous`, or None when more than that may have changed."""
     if previous is None or not previous.traced or previous.options != options or previous.database is not database \
-            or graph is None or previous.graph is not graph or previous.contexts.keys() != ws.files.keys():
+            or graph is None or previous.graph is not graph or previous.contexts.keys() != ws.files.keys() \
+            or previous.facts.keys() != graph.files.keys():
         return None
-    if previous.facts.keys() != graph.files.keys() or any(graph.files[p] is not f for p, f in previous.facts.items()):
-        return None
-    edited: dict[int, Succession] = {}
+    edits = _Edits([], False)
     for path, ctx in ws.files.items():
         before = previous.contexts[path]
+        same_facts = graph.files[path] is previous.facts[path]
         if ctx is before:
+            if not same_facts:
+                return None
             continue
         trace = analyses[path].trace
         succession = trace.succession if trace is not None else None
         if succession is None or succession.before is not before:
             return None
-        edited[succession.old] = succession
-    return edited
+        edits.files.append((succession, ctx))
+        edits.graph_changed |= not same_facts
+    return edits
 
 
-def _carried(kept: WorkspaceRuleTrace, edited: dict[int, Succession] | None) -> WorkspaceRuleTrace | None:
-    """The rule's last findings when it read nothing that the edits changed (None: run it again)."""
-    assert edited is not None
+def _carried(kept: WorkspaceRuleTrace, edits: _Edits | None) -> WorkspaceRuleTrace | None:
+    """The rule's last findings when it read nothing that the edits changed (None: run it again):
+    not the device graph if it changed, not the changed contents of an edited directive, not a
+    structure built again for it (in its own file: reads of structures are recorded per file)."""
+    assert edits is not None
     reads = kept.reads
-    for old, succession in edited.items():
-        changed, new = succession.changed, succession.new
+    if edits.graph_changed and WORKSPACE_GRAPH in reads.get(STRUCTURES, ()):
+        return None
+    for succession, ctx in edits.files:
+        old, new = succession.old, succession.new
+        changed, file_key = succession.changed, id(succession.before.document)
         if not changed.isdisjoint(reads.get(old, ())) or not changed.isdisjoint(reads.get(-old, ())) \
-                or not succession.rebuilt.isdisjoint(reads.get(STRUCTURES, ())):
+                or not succession.rebuilt.isdisjoint(reads.get(file_key, ())):
             return None
-        reads = renamed(reads, old, new)
+        reads = renamed(renamed(reads, old, new), file_key, id(ctx.document))
     return kept if reads is kept.reads else replace(kept, reads=reads)
 
 

@@ -65,21 +65,30 @@ def _unpadded(padded: bytes, padding: Padding) -> bytes:
     return b"".join(pieces) + padded[at:]
 
 
+OTHER = "/w/other"   # a second file of the workspace, not edited
+
+
 def _with_cross_file(analysis: FileAnalysis, options: Options, graph: DeviceGraph | None = None,
-                     previous: CrossFileTrace | None = None) -> tuple[FileAnalysis, DeviceGraph, CrossFileTrace]:
+                     previous: CrossFileTrace | None = None, other: FileAnalysis | None = None
+                     ) -> tuple[FileAnalysis, DeviceGraph, CrossFileTrace]:
     """The file's findings with the cross-file rules' (as the server keeps them: one device graph,
-    the last run's trace)."""
+    the last run's trace); `other`, when given, is in the workspace too, and its findings with the
+    cross-file rules' are checked against a run that keeps nothing."""
     assert analysis.context is not None
+    analyses = {PATH: analysis} if other is None else {PATH: analysis, OTHER: other}
     graph = graph or DeviceGraph(options.propagation)
-    graph.sync({PATH: analysis.context})
-    results, trace = cross_file_again({PATH: analysis}, options, graph, None, previous)
+    graph.sync({path: a.context for path, a in analyses.items() if a.context is not None})
+    results, trace = cross_file_again(analyses, options, graph, None, previous)
+    if other is not None and previous is not None:
+        assert results[OTHER].findings == cross_file(analyses, options, graph)[OTHER].findings
     return results[PATH], graph, trace
 
 
-def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options) -> None:
+def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options,
+                     other: FileAnalysis | None = None) -> None:
     padded, padding = pad(real, language)
     analysis = _analysis(padded, language, options)
-    _, graph, cross = _with_cross_file(analysis, options)
+    _, graph, cross = _with_cross_file(analysis, options, other=other)
     for _ in range(data.draw(st.integers(min_value=1, max_value=4), label="edits")):
         if not analysis.directives:
             event("no directive")
@@ -97,7 +106,7 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
             event("analysed afresh")
             padded, padding = pad(real, language)
             analysis = _analysis(padded, language, options)
-            _, graph, cross = _with_cross_file(analysis, options, graph, cross)
+            _, graph, cross = _with_cross_file(analysis, options, graph, cross, other)
             continue
         event("one directive re-analysed")
         analysis, padding = done
@@ -108,20 +117,32 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
         assert analysis.directives == fresh.directives
         assert analysis.context is not None and fresh.context is not None
         assert file_graph(analysis.context).signature() == file_graph(fresh.context).signature()
-        result, graph, cross = _with_cross_file(analysis, options, graph, cross)
+        result, graph, cross = _with_cross_file(analysis, options, graph, cross, other)
         # the cross-file rules' kept findings are those they find again on the same device graph
         # (not compared with a graph built afresh: of equally short chains, a graph updated edit by
         # edit may report another, and so another use)
-        assert result.findings == cross_file({PATH: analysis}, options, graph)[PATH].findings
+        analyses = {PATH: analysis} if other is None else {PATH: analysis, OTHER: other}
+        assert result.findings == cross_file(analyses, options, graph)[PATH].findings
 
 
 @settings(max_examples=int(os.environ.get("EXAMPLES", "400")), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(source=st.sampled_from(SOURCES), data=st.data())
-def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, data: st.DataObject) -> None:
+@given(source=st.sampled_from(SOURCES), other=st.none() | st.sampled_from(SOURCES), data=st.data())
+def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, other: Path | None,
+                                                           data: st.DataObject) -> None:
     language = language_for_path(str(source))
     assert language is not None
     text = source.read_bytes()
-    _edit_directives(data, text, language, options_of(text.decode("utf-8", "replace")))
+    options = options_of(text.decode("utf-8", "replace"))
+    _edit_directives(data, text, language, options, _companion(other, options))
+
+
+def _companion(path: Path | None, options: Options) -> FileAnalysis | None:
+    """A second file of the workspace, analysed as the server would (not edited)."""
+    if path is None:
+        return None
+    language = language_for_path(str(path))
+    assert language is not None
+    return _analysis(pad(path.read_bytes(), language)[0], language, options)
 
 
 @settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -129,7 +150,11 @@ def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, data: 
 def test_edits_of_random_documents_equal_a_fresh_analysis(fortran: bool, data: st.DataObject) -> None:
     pieces = F_PIECES if fortran else C_PIECES
     text = "".join(data.draw(st.lists(st.sampled_from(pieces), min_size=1, max_size=25), label="document"))
-    _edit_directives(data, text.encode(), Language.FORTRAN if fortran else Language.C, Options())
+    # the other language's file beside it (calls across files meet in the device graph)
+    other_pieces, other_language = (C_PIECES, Language.C) if fortran else (F_PIECES, Language.FORTRAN)
+    other = "".join(data.draw(st.lists(st.sampled_from(other_pieces), max_size=10), label="other"))
+    _edit_directives(data, text.encode(), Language.FORTRAN if fortran else Language.C, Options(),
+                     _analysis(pad(other.encode(), other_language)[0], other_language, Options()) if other else None)
 
 
 def _per_directive_rules() -> list[Rule]:

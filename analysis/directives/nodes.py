@@ -195,12 +195,13 @@ class Directive:
 # compares instead (directive_edit).
 Reads = dict[int, set[str]]
 READS: Reads | None = None
+BY_OWNER = False   # structure reads are recorded per file too (see record_structure)
 
 
-def recording(reads: Reads | None) -> Reads | None:
+def recording(reads: Reads | None, by_owner: bool = False) -> Reads | None:
     """Record content reads into `reads` (None: stop); returns the recorder it replaces."""
-    global READS
-    previous, READS = READS, reads
+    global READS, BY_OWNER
+    previous, READS, BY_OWNER = READS, reads, by_owner
     return previous
 
 
@@ -218,13 +219,21 @@ def renamed(reads: Reads, old: int, new: int) -> Reads:
 STRUCTURES = 0   # the READS key under which the file's structures read are recorded (no object's id)
 
 
-def record_structure(name: str) -> None:
-    """Record that a built structure of the file (the binding, the variants ...) was read."""
+def record_structure(name: str, owner: object | None = None) -> None:
+    """Record that a built structure of a file (the binding, the variants ...) was read, under
+    STRUCTURES; while a cross-file rule runs (`recording(..., by_owner=True)`), also under the id
+    of the file's `owner` (its document), which tells the files apart."""
     if READS is not None:
         found = READS.get(STRUCTURES)
         if found is None:
             found = READS[STRUCTURES] = set()
         found.add(name)
+        if BY_OWNER and owner is not None:
+            key = id(owner)
+            found = READS.get(key)
+            if found is None:
+                found = READS[key] = set()
+            found.add(name)
 
 
 # While a per-directive rule runs (rules.FileContext.each_directive): the directive it is checking,

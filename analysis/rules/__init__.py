@@ -71,7 +71,7 @@ class FileContext:
     @property
     def model(self) -> FileModel:
         """The program model, built on first use (files whose rules never ask pay nothing)."""
-        record_structure("model")
+        record_structure("model", self.document)
         if self._model is None:
             from ..model import build_model
             self._model = build_model(self.document, self.directives, self.structure)
@@ -80,7 +80,7 @@ class FileContext:
     @property
     def binding(self) -> Binding:
         """Every declare target directive resolved to the declarations it names."""
-        record_structure("binding")
+        record_structure("binding", self.document)
         if self._binding is None:
             from ..declare_target import bind
             self._binding = bind(self)
@@ -89,7 +89,7 @@ class FileContext:
     @property
     def variants(self) -> Variants:
         """Every declare variant directive and begin/end region resolved (C/C++: base and variant functions)."""
-        record_structure("variants")
+        record_structure("variants", self.document)
         if self._variants is None:
             from ..variants import resolve
             self._variants = resolve(self)
@@ -98,7 +98,7 @@ class FileContext:
     @property
     def regions(self) -> Regions:
         """The target regions and what they contain (nested directives, calls, member accesses)."""
-        record_structure("regions")
+        record_structure("regions", self.document)
         found = self.__dict__.get("_regions")
         if found is None:
             from ..regions import analyse_regions
@@ -116,7 +116,7 @@ class FileContext:
     @property
     def device_graph(self) -> DeviceGraph:
         """Propagation within this file alone (per-file rules; the workspace rules see all files)."""
-        record_structure("device_graph")
+        record_structure("device_graph", self.document)
         found = self.__dict__.get("_device_graph")
         if found is None:
             from ..propagation import build
@@ -209,15 +209,18 @@ class FileContext:
 def quietly(read: Callable[[], T]) -> T:
     """A built structure read without recording the read: for a caller that records a finer one
     (FileContext.own_marks)."""
-    previous = recording(None)
+    previous, nodes.READS = nodes.READS, None
     try:
         return read()
     finally:
-        recording(previous)
+        nodes.READS = previous
 
 
 class _Focused(FileContext):
     __slots__ = ("focus",)
+
+
+WORKSPACE_GRAPH = "workspace device graph"   # the structure name of WorkspaceContext.device_graph
 
 
 @dataclass
@@ -231,6 +234,7 @@ class WorkspaceContext:
     @property
     def device_graph(self) -> DeviceGraph:
         """Propagated device types of the whole workspace, brought up to date with `files`."""
+        record_structure(WORKSPACE_GRAPH)
         if self.graph is None:
             from ..propagation import DeviceGraph
             self.graph = DeviceGraph(self.options.propagation if self.options else "spec")
@@ -385,7 +389,7 @@ def run_workspace_rule(r: Rule, ws: WorkspaceContext, trace: bool = False) -> Wo
     reads: Reads = {}
     findings: list[tuple[str, Finding]] = []
     error = None
-    previous = recording(reads) if trace else None
+    previous = recording(reads, by_owner=True) if trace else None
     try:
         for path, finding in r.func(ws):  # type: ignore[arg-type]
             if finding.code not in r.codes:

@@ -160,7 +160,7 @@ def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     # of the binding, only the nohost marks and the other marks of their declarations matter
     # (declare_target.NOHOST_MARKS: a declare target edit elsewhere does not run this again)
-    record_structure(NOHOST_MARKS)
+    record_structure(NOHOST_MARKS, ctx.document)
     binding = quietly(lambda: ctx.binding) if ctx.has_declare_target else None
     nohost = binding is not None and any(m.device_type == "nohost" for m in binding.marks)
     if not regions.targets and not nohost:
