@@ -19,7 +19,6 @@ from ..directives.nodes import (
     ListItem,
     TraitProperty,
     record_read,
-    recording,
 )
 from ..directives.parser import looks_like_macro, suggest
 from ..model import (
