@@ -8,7 +8,8 @@ until `publishDiagnostics` arrives for that version: 40 blanks typed at the end 
 (the directive changes: it is analysed again, and what read it). Prints p50 and p95 of each kind
 per language, the second also by the kind of directive edited, beside `clang-22 -fopenmp
 -fsyntax-only` on the same file, and the server's memory (RSS) with the file open and with a
-100-file workspace indexed.
+100-file workspace indexed. For comparison, outside the goal, it also times digits typed into a
+number in a function body (the file is then analysed again).
 
     python bench/lsp_latency.py [--lines 10000] [--edits 40]
 
@@ -115,6 +116,7 @@ class Server:
 
 
 Edit = tuple[int, int, int, str]   # line, first character, last character, new text
+CODE_EDITS = 5                     # digits typed (and deleted) in code: each analyses the file again
 
 
 def _pragma_edits(text: str, language_id: str, count: int) -> tuple[list[Edit], list[Edit]]:
@@ -139,6 +141,21 @@ def _pragma_edits(text: str, language_id: str, count: int) -> tuple[list[Edit], 
     return blanks, digits
 
 
+def _code_edits(text: str, language_id: str, count: int) -> list[Edit]:
+    """A digit typed into a number in a function body and deleted again, in `count` places
+    spread over the file: an edit outside directives, after which the file is analysed again."""
+    lines = text.splitlines()
+    literal = "s = 0.0d0" if language_id == "fortran" else "double sum = 0.0;"
+    places = [i for i, line in enumerate(lines) if line.strip() == literal]
+    step = max(1, len(places) // max(1, count))
+    edits: list[Edit] = []
+    for k in range(count):
+        line = places[(k * step) % len(places)]
+        column = len(lines[line].rstrip().rstrip(";"))
+        edits.extend([(line, column, column, "1"), (line, column, column + 1, "")])
+    return edits
+
+
 def _kind(line: str) -> str:
     """The group an edited directive line is reported in."""
     lowered = line.lower()
@@ -149,9 +166,9 @@ def _kind(line: str) -> str:
 
 
 def measure(server: Server, path: Path, language_id: str,
-            edits: int) -> tuple[list[float], list[float], list[str], float]:
-    """Times to diagnostics of the inert edits and of the edits that change a directive (with the
-    kind of directive each changed), and RSS."""
+            edits: int) -> tuple[list[float], list[float], list[str], list[float], float]:
+    """Times to diagnostics of the inert edits, of the edits that change a directive (with the
+    kind of directive each changed) and of edits in code, and RSS."""
     uri = path.as_uri()
     text = path.read_text()
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language_id, "version": 1,
@@ -160,7 +177,7 @@ def measure(server: Server, path: Path, language_id: str,
     rss = server.rss_mb()
     version = 1
     series: list[list[float]] = []
-    planned = _pragma_edits(text, language_id, edits)
+    planned = [*_pragma_edits(text, language_id, edits), _code_edits(text, language_id, CODE_EDITS)]
     for kind in planned:
         times = []
         for line, first, last, new in kind:
@@ -175,7 +192,7 @@ def measure(server: Server, path: Path, language_id: str,
         series.append(times)
     server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     lines = text.splitlines()
-    return series[0], series[1], [_kind(lines[line]) for line, *_ in planned[1]], rss
+    return series[0], series[1], [_kind(lines[line]) for line, *_ in planned[1]], series[2], rss
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -215,8 +232,9 @@ def main() -> int:
             rows = []
             for path, language_id, compiler in ((c_file, "c", ["clang-22", "-fopenmp", "-fsyntax-only"]),
                                                 (f_file, "fortran", ["flang-22", "-fopenmp", "-fsyntax-only"])):
-                blanks, digits, kinds, rss = measure(server, path, language_id, args.edits)
-                rows.append((language_id, blanks, digits, kinds, rss, _compiler_ms(compiler, path), compiler[0]))
+                blanks, digits, kinds, code, rss = measure(server, path, language_id, args.edits)
+                rows.append((language_id, blanks, digits, kinds, code, rss, _compiler_ms(compiler, path),
+                             compiler[0]))
         finally:
             server.close()
         # memory with a workspace of many files indexed (closed files are read from disk)
@@ -237,7 +255,7 @@ def main() -> int:
             server.close()
     print(f"omp-lsp over stdio: {args.edits} one-character edits inside pragmas of each kind, time to diagnostics")
     goal_met = True
-    for language_id, blanks, digits, kinds, rss, compiler_ms, compiler in rows:
+    for language_id, blanks, digits, kinds, code, rss, compiler_ms, compiler in rows:
         versus = f"{compiler} -fsyntax-only {compiler_ms:.0f} ms" if compiler_ms is not None else ""
         print(f"{language_id} ({args.lines} lines, RSS {rss:.0f} MB with it open; {versus})")
         for label, times in (("blank typed (meaning kept)", blanks), ("digit typed/deleted (meaning changed)", digits)):
@@ -249,6 +267,11 @@ def main() -> int:
             label = f"  in {kind} ({len(times)} edits)"
             print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {_percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
+        # outside the goal: an edit in code analyses the file again (rule by rule, superseded by
+        # the next edit); shown so that the gap is seen
+        label = f"digit typed/deleted in code ({len(code)})"
+        print(f"  {label:40} p50 {statistics.median(code):7.1f} ms  p95 {_percentile(code, 0.95):7.1f} ms  "
+              f"max {max(code):7.1f} ms")
     print(f"workspace of {args.files} files ({per_file} lines each) indexed: RSS {workspace_rss:.0f} MB")
     print(f"goal p95 <= 50 ms: {'met' if goal_met else 'NOT MET'}")
     return 0 if goal_met else 1
