@@ -199,6 +199,56 @@ async def test_typing_inside_directives_reports_what_a_fresh_analysis_would(clie
     assert diags[-1].range == typo.range
 
 
+VARIANTS = """\
+/* é 😀 */ double blend_gpu(double x);
+#pragma omp declare variant(blend_gpu) match(device={kind(gpu)})
+double blend(double x);
+#pragma omp begin declare target device_type(any)
+int bump(int x) { return x + 1; }
+#pragma omp end declare target
+void f(double *a) {
+#pragma omp target map(tofrom: a[0:1]) privte(a)
+  { a[0] = blend(a[0]) + bump(1); }
+}
+"""
+
+
+def _fresh(text: str) -> list[tuple[str, int]]:
+    """(code, line) of what a fresh analysis of the whole text reports."""
+    from omp_lsp.analysis import Document, Language
+    from omp_lsp.analysis.workspace import analyze_workspace
+    found = analyze_workspace({"/work/demo.c": Document(text, Language.C)})["/work/demo.c"].findings
+    return [(f.code, Document(text, Language.C).lines.line_of(f.span[0])) for f in found]
+
+
+async def test_typing_in_declare_variant_and_begin_declare_target_reports_what_a_fresh_analysis_would(
+        client: LanguageClient) -> None:
+    """A declare variant directive (resolved again) and a begin declare target's device type (its
+    region bound again) edited in place: the diagnostics of the new text each time."""
+    _open(client, URI, VARIANTS)
+    [typo] = await _wait(client, URI, 1)
+    assert (typo.code, typo.range.start.line) == ("OMP002", 7)
+    lines = VARIANTS.splitlines()
+    name = lines[1].index("blend_gpu") + len("blend_gpu")
+    text = VARIANTS.replace("(blend_gpu)", "(blend_gpux)")
+    _change(client, URI, 2, (1, name), (1, name), "x")                # a variant name nothing declares
+    diags = await _wait(client, URI, 2)
+    assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
+    assert ("OMP302", 1) in _fresh(text)
+    _change(client, URI, 3, (1, name), (1, name + 1), "")
+    assert await _wait(client, URI, 3) == [typo]
+    kind = lines[3].index("any")
+    text = VARIANTS.replace("device_type(any)", "device_type(nohost)")
+    _change(client, URI, 4, (3, kind), (3, kind + 3), "nohost")      # bump: a device-only function
+    diags = await _wait(client, URI, 4)
+    assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
+    text = VARIANTS.replace("device_type(any)", "device_type(host)")
+    _change(client, URI, 5, (3, kind), (3, kind + 6), "host")         # host only, called in a target region
+    diags = await _wait(client, URI, 5)
+    assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
+    assert ("OMP401", 8) in _fresh(text)
+
+
 async def test_a_burst_of_edits_is_analysed_once_for_its_last_version(client: LanguageClient) -> None:
     """Analyses of superseded versions are dropped: diagnostics never go back to an older version,
     and the last version's are what the client ends with."""
