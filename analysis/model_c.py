@@ -414,9 +414,21 @@ class _Builder:
     def names(self, name_node: tree_sitter.Node, scope: Scope) -> tuple[str, str]:
         if name_node.type == "qualified_identifier":
             full = "".join(self.text(name_node).split())
-            return full.split("::")[-1], full.lstrip(":")
+            return full.split("::")[-1], self.qualified_from(scope, full)
         name = self.text(name_node)
         return name, self.qualified(scope, name)
+
+    def qualified_from(self, scope: Scope, written: str) -> str:
+        """The full name a qualified declarator (`Params::cutoff`, `::g`) declares in `scope`: its
+        first part is looked up from the scope outwards, so inside `namespace md` it means
+        `md::Params::cutoff` (the name the in-class declaration has), unless that part names one
+        of the enclosing namespaces or classes itself (`b::X::y` inside `a::b`: `a::b::X::y`)."""
+        if written.startswith("::"):
+            return written[2:]   # from the global namespace
+        enclosing = [p for p in self.qualified(scope, "").split("::") if p]
+        first = written.split("::", 1)[0]
+        at = next((k for k in range(len(enclosing) - 1, -1, -1) if enclosing[k] == first), len(enclosing))
+        return "".join(p + "::" for p in enclosing[:at]) + written
 
     def type_name(self, type_node: tree_sitter.Node | None) -> str:
         if type_node is None:
