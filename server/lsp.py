@@ -129,6 +129,8 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
     def release_retired(self) -> None:
         """Release the replaced analyses (the device graph and the results hold the new ones now)
         and collect what cycles remain when the editor is quiet, or now when much has piled up."""
+        if not self.retired:
+            return
         for analysis in self.retired:
             if analysis.context is not None:
                 # one that handed its model on to its successor (directive_edit) leaves little behind
@@ -249,7 +251,9 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
                 analysis.trace.succession = None   # read (or not needed): the earlier context can go
         if generation and self.graph.generation != generation:
             self.refresh_hints()   # other documents' hints and chains may have changed
-        self.release_retired()
+        if self.retired:
+            # once this message is answered: freeing a replaced model takes tens of ms in a large file
+            asyncio.get_running_loop().call_soon(self.release_retired)
 
     def update_results(self, changed: str | None = None) -> None:
         """`compute_results`, then publish `changed` and every other open document whose
