@@ -2,7 +2,9 @@
 
 Every rule reads the binding (`ctx.binding`: each directive's list items resolved to
 declarations) and stays silent where the model does not know enough: an unresolved name,
-a type from a header, a file tree-sitter could not read.
+a type from a header, a file tree-sitter could not read. Rules that look at one directive's
+marks at a time read them through `FileContext.own_marks` (per-directive rules); those that
+compare directives read the whole binding.
 """
 from __future__ import annotations
 
