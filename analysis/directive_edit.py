@@ -107,6 +107,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     document._tree = doc._tree   # the same structure; the model's nodes are this tree's
+    document.stale_tree = True
     bound = None
     if d.name == BEGIN_DECLARE_TARGET and changed and ctx._binding is not None:
         # a region's marks: bound afresh (on the old context's model, before anything is handed on)

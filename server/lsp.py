@@ -28,7 +28,7 @@ from omp_lsp.analysis.incremental import PositionLog, anchors, moved
 from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.padding import pad
 from omp_lsp.analysis.propagation import DeviceGraph
-from omp_lsp.analysis.syntax import Document, Encoding, Span
+from omp_lsp.analysis.syntax import Document, Encoding, Span, parse_from
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
 from omp_lsp.server.config import Config, apply
 from omp_lsp.server.open_documents import Inflight, OpenDocument
@@ -195,6 +195,9 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
             def wanted(inflight: Inflight = inflight, options: Options = options) -> bool:
                 return inflight.exact and not state.closed and self.options is options
             document = Document(padded, snapshot.language, snapshot.version)
+            previous = self.analyses.get(state.path)
+            if previous is not None:   # its tree, reparsed where the texts differ
+                parse_from(document, previous.document)
             result = await self.steps(analysis_steps(document, options, state.path, trace=True), wanted)
             state.inflight = None
             if result is _FAILED:   # logged; the file reports nothing rather than retrying forever

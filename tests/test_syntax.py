@@ -16,6 +16,7 @@ from omp_lsp.analysis.syntax import (
     decode_source,
     language_for_id,
     language_for_path,
+    parse_from,
 )
 
 C, CPP, FREE, FIXED = Language.C, Language.CPP, Language.FORTRAN, Language.FORTRAN_FIXED
@@ -487,3 +488,39 @@ def test_line_index_after_an_edit_equals_one_built_afresh(source: bytes, data: s
     edited = source[:start] + new + source[old_end:]
     index = LineIndex.edited(edited, LineIndex(source), start, old_end, start + len(new))
     assert index.starts == LineIndex(edited).starts
+
+
+_FIXTURES = sorted(p for p in (Path(__file__).resolve().parent / "fixtures").rglob("*")   # those tree-sitter reads
+                   if p.is_file() and language_for_path(str(p)) not in (None, FIXED))
+_TYPED = [b"", b"x", b"1", b" ", b"\n", b"(", b")", b"{", b"}", b";", b"\"", b"/*", b"*/", b"!", b"&", b"\\\n",
+          b"#pragma omp target\n", b"!$omp end target\n", b"int y;\n", b"end subroutine\n", b"\xc3\xa9"]
+
+
+def _nodes(tree: object) -> list[tuple[str, int, int, bool]]:
+    """Every node of a tree: type, byte span, and whether it is an error or a missing node."""
+    out: list[tuple[str, int, int, bool]] = []
+    stack = [tree.root_node]   # type: ignore[attr-defined]
+    while stack:
+        node = stack.pop()
+        out.append((node.type, node.start_byte, node.end_byte, node.is_missing or node.type == "ERROR"))
+        stack.extend(reversed(node.children))
+    return out
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_FIXTURES), st.data())
+def test_a_tree_reparsed_from_the_last_text_equals_a_fresh_parse(path: Path, data: st.DataObject) -> None:
+    language = language_for_path(str(path))
+    assert language is not None
+    text = path.read_bytes()
+    previous = Document(text, language)
+    assert previous.tree is not None
+    for _ in range(data.draw(st.integers(1, 3))):
+        start = data.draw(st.integers(0, len(text)))
+        end = data.draw(st.integers(start, min(len(text), start + 8)))
+        text = text[:start] + data.draw(st.sampled_from(_TYPED)) + text[end:]
+        document = Document(text, language)
+        parse_from(document, previous)
+        fresh = Document(text, language)
+        assert _nodes(document.tree) == _nodes(fresh.tree)
+        previous = document
