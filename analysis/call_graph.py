@@ -28,9 +28,11 @@ from .model import (
     Symbol,
 )
 from .records import dataclass, field, replace
-from .syntax import Language, Span
+from .syntax import Document, Language, Span, changed_span
 
 if TYPE_CHECKING:
+    import tree_sitter
+
     from .rules import FileContext
 
 # Entity kinds.
@@ -104,6 +106,9 @@ class FileGraph:
     user_includes: tuple[str, ...] = ()   # "header" includes: marks may come from them
     line_of: Callable[[int], int] | None = None   # byte offset -> 0-based line
     keys: dict[int, str] = field(default_factory=dict)   # id(symbol) -> entity key, for this file's symbols
+    # C/C++: edges[:a] come from names, edges[a:b] from member calls, edges[b:] declare static
+    # locals; the first two in source order (graph_after_edit reads one function's share again)
+    parts: tuple[int, int] | None = None
 
     def key_of(self, symbol: Symbol) -> str | None:
         """The entity key of one of this file's declarations (None: not an entity)."""
@@ -155,7 +160,8 @@ def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) ->
     are `base`'s, of the same program model; lists that come out equal are `base`'s own, and
     `base` itself is the answer when nothing changed (the device graph then has nothing to do)."""
     graph = FileGraph(base.path, base.fortran, declared=base.declared, roots=base.roots, edges=base.edges,
-                      has_main=base.has_main, user_includes=base.user_includes, line_of=base.line_of)
+                      has_main=base.has_main, user_includes=base.user_includes, line_of=base.line_of,
+                      parts=base.parts)
     builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
     builder.keys.update(base.keys)
     if "binding" in rebuilt:
@@ -175,6 +181,94 @@ def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) ->
         graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
     ctx.__dict__["_file_graph"] = graph
     return graph
+
+
+def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: FileGraph) -> FileGraph | None:
+    """The graph of `ctx` built from `old` (the graph of `old_ctx`, whose text differs from
+    `ctx`'s in one span inside the body of one C/C++ function): the references of that body are
+    read again, every other edge is `old`'s, moved. The declarations, marks and roots are read
+    again and must come out as `old`'s (moved), and so must what the body declares. None when
+    any of that does not hold (the caller builds the graph afresh)."""
+    doc, old_doc = ctx.document, old_ctx.document
+    if old.fortran or old.parts is None or doc.language is not old_doc.language or doc.tree is None \
+            or old_doc.stale_tree or old_doc.tree is None or not old_ctx.holds_model:
+        return None
+    start, old_end, new_end = changed_span(old_doc.source, doc.source)
+    delta = new_end - old_end
+
+    def moved(span: Span) -> Span:
+        return span if span[0] < old_end else (span[0] + delta, span[1] + delta)
+    body = _function_body(doc.tree.root_node, start, new_end)
+    if body is None or len(ctx.directives) != len(old_ctx.directives) \
+            or any(d.span[1] > start and d.span[0] < new_end for d in ctx.directives):
+        return None
+    lo, hi = body
+    old_hi = hi - delta
+    if _function_body(old_doc.tree.root_node, start, old_end) != (lo, old_hi) \
+            or _body_shape(old_doc, (lo, old_hi)) != _body_shape(doc, (lo, hi)):
+        return None   # the edit changed where the function ends, or the body's syntax or names
+        # (what it declares: a local's name may change what a reference elsewhere finds)
+    model = ctx.model
+    graph = FileGraph(path, False, user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
+                      line_of=doc.lines.line_of)
+    builder = _CBuilder(ctx, graph)
+    builder.declarations()
+    builder.bind_marks()
+    builder.find_roots()
+    if [(d.key, d.kind, d.definition, d.name) for d in graph.declared] != \
+            [(d.key, d.kind, d.definition, d.name) for d in old.declared] \
+            or graph.marks != [replace(m, span=moved(m.span)) for m in old.marks] \
+            or graph.roots != [replace(r, span=moved(r.span)) for r in old.roots] or graph.has_main != old.has_main:
+        return None
+    a, b = old.parts
+    spliced: list[list[Edge]] = []
+    for part, fresh in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges((lo, hi))):
+        inside = [k for k, e in enumerate(part) if lo <= e.span[0] < old_hi]
+        at = inside[0] if inside else next((k for k, e in enumerate(part) if e.span[0] >= old_hi), len(part))
+        end = inside[-1] + 1 if inside else at
+        spliced.append([*(replace(e, device_target="") if e.device_target else e for e in part[:at]), *fresh,
+                        *(replace(e, span=moved(e.span), device_target="") for e in part[end:])])
+    graph.edges = spliced[0] + spliced[1]
+    graph.parts = (len(spliced[0]), len(graph.edges))
+    builder.static_locals()
+    builder.device_variants()
+    graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
+    ctx.__dict__["_file_graph"] = graph
+    return graph
+
+
+def _body_shape(document: Document, body: Span) -> list[tuple[str, bytes]]:
+    """The syntax nodes inside a function body in order, with the text of its names: equal
+    shapes declare the same things (only literals, operators and blanks may differ)."""
+    out: list[tuple[str, bytes]] = []
+    src = document.source
+    assert document.tree is not None
+    stack = [document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1))]
+    while stack:
+        node = stack.pop()
+        if node is None or node.end_byte <= body[0] or node.start_byte >= body[1]:
+            continue
+        text = src[node.start_byte:node.end_byte] if node.type.endswith("identifier") else b""
+        out.append((node.type, text))
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _function_body(root: tree_sitter.Node, start: int, end: int) -> Span | None:
+    """The inside (between the braces) of the body of the outermost function definition whose
+    body holds [start, end)."""
+    node = root.descendant_for_byte_range(start, max(start, end - 1))
+    found: Span | None = None
+    while node is not None:
+        if node.type == "function_definition":
+            body = node.child_by_field_name("body")
+            if body is not None and body.type == "compound_statement" and body.start_byte < start \
+                    and end < body.end_byte:
+                found = (body.start_byte + 1, body.end_byte - 1)
+            elif found is not None:
+                return None   # the edit reaches outside a nested function's body
+        node = node.parent
+    return found
 
 
 class _Builder:
@@ -428,7 +522,7 @@ class _CBuilder(_Builder):
         hits = [s for s in self.model.named(ref.key) if s.kind == FUNCTION and s.scope.kind == "class"]
         return hits if len({s.qualified for s in hits}) == 1 else []
 
-    def member_calls(self) -> Iterator[Reference]:
+    def member_calls(self, within: Span | None = None) -> Iterator[Reference]:
         """`obj.f(x)` and `p->f(x)`: the model's references hold no member names. A member call
         names the class-scope functions of that name (the object's class is not known here)."""
         tree = self.ctx.document.tree
@@ -438,8 +532,12 @@ class _CBuilder(_Builder):
 
         from .regions import _query
         cursor = tree_sitter.QueryCursor(_query(Language.CPP, _MEMBER_CALL))
+        if within is not None:
+            cursor.set_byte_range(*within)
         for _, captures in cursor.matches(tree.root_node):
             for node in captures.get("field", []):
+                if within is not None and not within[0] <= node.start_byte < within[1]:
+                    continue
                 name = self.ctx.document.source[node.start_byte:node.end_byte].decode("utf-8", "replace")
                 if not any(s.kind == FUNCTION and s.scope.kind == "class" for s in self.model.named(name)):
                     continue
@@ -448,13 +546,13 @@ class _CBuilder(_Builder):
                 yield Reference(name, name, (start, node.end_byte), self.model.scope_at(start), True,
                                 region.index if region is not None else None)
 
-    def entity_references(self) -> Iterator[Reference]:
-        """The references that may name an entity: FileModel.references filtered by name before
-        any tree walking (most identifiers are locals and parameters), so that a large file pays
-        for its calls and globals only. A name the file does not declare counts when it is
-        called (`f(`): another file may define it."""
+    def entity_references(self, within: Span | None = None) -> Iterator[Reference]:
+        """The references that may name an entity (those inside `within` only, when given):
+        FileModel.references filtered by name before any tree walking (most identifiers are
+        locals and parameters), so that a large file pays for its calls and globals only. A name
+        the file does not declare counts when it is called (`f(`): another file may define it."""
         if self.model.reference_builder is None:   # the model has them already
-            yield from self.model.references
+            yield from (r for r in self.model.references if within is None or within[0] <= r.span[0] < within[1])
             return
         tree = self.ctx.document.tree
         if tree is None:
@@ -466,7 +564,7 @@ class _CBuilder(_Builder):
                  if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)}
         uses: list[tuple[object, bytes, int]] = []
         shadowed: set[tuple[int, bytes]] = set()   # (function scope, name) declared inside it
-        for ident in _identifiers(self.ctx.document.language, tree.root_node):
+        for ident in _identifiers(self.ctx.document.language, tree.root_node, within):
             start, end = ident.start_byte, ident.end_byte
             name = src[start:end]
             if name not in names and src[end:end + 64].lstrip()[:1] != b"(":
@@ -492,34 +590,48 @@ class _CBuilder(_Builder):
                             region.index if region is not None else None)
 
     def references(self) -> None:
-        graph = self.graph
-        initializers = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.global_scope
-                        and d.symbol.initialized]
-        members = list(self.member_calls())
-        member_ids = {id(r) for r in members}
-        for ref in [*self.entity_references(), *members]:
-            placed = self.place(ref, initializers)
-            if placed is None:
-                continue
-            source, host, kind = placed
-            hits = self.members(ref) if id(ref) in member_ids else self.resolve(ref)
-            if not hits:
-                if ref.call and "::" not in ref.name:
-                    graph.edges.append(Edge(source, "", ref.span, kind, host, candidates=(ref.name,)))
-                continue
-            targets = {self.key(s) for s in hits}
-            if None in targets:
-                continue  # a local, a parameter, a type: not an entity (shadowing included)
-            variables = all(s.kind == VARIABLE for s in hits)
-            if variables and not ref.call and self.unevaluated(ref):
-                continue   # `sizeof x`, `decltype(x)`: no use of the object at run time
-            if variables and not ref.call and self.called_through(ref):
-                kind = CALL   # `table[i](x)`, `(*fp)(x)`: a call through the variable
-            pointer = kind == CALL and variables
-            for target in sorted(t for t in targets if t is not None):
-                graph.edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
+        names, members = self.reference_edges()
+        self.graph.edges = [*names, *members]
+        self.graph.parts = (len(names), len(self.graph.edges))
         self.static_locals()
         self.device_variants()
+
+    def reference_edges(self, within: Span | None = None) -> tuple[list[Edge], list[Edge]]:
+        """The edges of the references (those inside `within` only, when given): from names,
+        then from member calls, each in source order."""
+        initializers = [d for d in self.graph.declared if d.kind == VARIABLE_ENTITY and d.global_scope
+                        and d.symbol.initialized]
+        names: list[Edge] = []
+        members: list[Edge] = []
+        for ref in self.entity_references(within):
+            self.add_edges(names, ref, self.resolve(ref), initializers)
+        for ref in self.member_calls(within):
+            self.add_edges(members, ref, self.members(ref), initializers)
+        # in source order: the model lists references in the order it read function bodies
+        names.sort(key=lambda e: e.span)
+        members.sort(key=lambda e: e.span)
+        return names, members
+
+    def add_edges(self, out: list[Edge], ref: Reference, hits: list[Symbol], initializers: list[Declared]) -> None:
+        placed = self.place(ref, initializers)
+        if placed is None:
+            return
+        source, host, kind = placed
+        if not hits:
+            if ref.call and "::" not in ref.name:
+                out.append(Edge(source, "", ref.span, kind, host, candidates=(ref.name,)))
+            return
+        targets = {self.key(s) for s in hits}
+        if None in targets:
+            return  # a local, a parameter, a type: not an entity (shadowing included)
+        variables = all(s.kind == VARIABLE for s in hits)
+        if variables and not ref.call and self.unevaluated(ref):
+            return   # `sizeof x`, `decltype(x)`: no use of the object at run time
+        if variables and not ref.call and self.called_through(ref):
+            kind = CALL   # `table[i](x)`, `(*fp)(x)`: a call through the variable
+        pointer = kind == CALL and variables
+        for target in sorted(t for t in targets if t is not None):
+            out.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
 
     def device_variants(self) -> None:
         """A base function whose one variant is selected on every device (`device={kind(nohost)}`
@@ -727,4 +839,4 @@ class _FortranBuilder(_Builder):
 
 
 __all__ = ["CALL", "DECLARES", "INIT", "PROCEDURE_ENTITY", "PROGRAM_ENTITY", "ROOT_PREFIX", "USE",
-           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "file_graph"]
+           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "file_graph", "graph_after_edit"]

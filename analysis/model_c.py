@@ -694,7 +694,9 @@ def _word_occurrences(src: bytes, word: bytes, span: Span) -> Iterator[Span]:
 _ident_queries: dict[Language, tree_sitter.Query] = {}
 
 
-def _identifiers(language: Language, node: tree_sitter.Node) -> list[tree_sitter.Node]:
+def _identifiers(language: Language, node: tree_sitter.Node,
+                 within: tuple[int, int] | None = None) -> list[tree_sitter.Node]:
+    """The identifiers under `node` (those that start inside `within` only, when given)."""
     import tree_sitter
     q = _ident_queries.get(language)
     if q is None:
@@ -703,7 +705,11 @@ def _identifiers(language: Language, node: tree_sitter.Node) -> list[tree_sitter
         assert parser is not None and parser.language is not None
         q = tree_sitter.Query(parser.language, "(identifier) @id")
         _ident_queries[language] = q
-    return tree_sitter.QueryCursor(q).captures(node).get("id", [])
+    cursor = tree_sitter.QueryCursor(q)
+    if within is None:
+        return cursor.captures(node).get("id", [])
+    cursor.set_byte_range(*within)
+    return [n for n in cursor.captures(node).get("id", []) if within[0] <= n.start_byte < within[1]]
 
 
 def _lambda_nodes(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:
@@ -740,6 +746,9 @@ def _has_virtual(body: tree_sitter.Node) -> bool:
 _QUALIFIER = re.compile(rb"((?:::)?(?:[A-Za-z_]\w*\s*::\s*)+)$")
 
 
+_NAMESPACE_SCOPES = frozenset({"file", "namespace", "class"})
+
+
 def named_by(model: FileModel, source: bytes, ref: Reference) -> list[Symbol]:
     """The declarations a C/C++ reference names: a qualified name `ns::f` by its qualifier,
     otherwise what is visible from the reference's own scope (declared before it)."""
@@ -753,7 +762,8 @@ def named_by(model: FileModel, source: bytes, ref: Reference) -> list[Symbol]:
                 return hits
         return []
     want = "".join(m.group(1).decode("utf-8", "replace").split()).lstrip(":") + ref.name
-    return [s for s in model.named(ref.key) if s.name_span[0] < start
+    # a qualified name names no local (whatever function bodies the model has read so far)
+    return [s for s in model.named(ref.key) if s.name_span[0] < start and s.scope.kind in _NAMESPACE_SCOPES
             and (s.qualified == want or s.qualified.endswith("::" + want))]
 
 def build_c_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:

@@ -32,6 +32,7 @@ from .call_graph import (
     MarkFact,
     Root,
     file_graph,
+    graph_after_edit,
 )
 from .records import dataclass, field
 from .syntax import Span
@@ -199,7 +200,13 @@ class DeviceGraph:
 
     def update(self, path: str, ctx: FileContext | None) -> None:
         """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
-        new = file_graph(ctx, path) if ctx is not None else None
+        new = None
+        before, old = self._contexts.get(path), self.files.get(path)
+        if ctx is not None and before is not None and old is not None and "_file_graph" not in ctx.__dict__ \
+                and "_file_graph_base" not in ctx.__dict__:
+            new = graph_after_edit(ctx, path, before, old)   # an edit in one function body: its edges again
+        if new is None and ctx is not None:
+            new = file_graph(ctx, path)
         if ctx is not None:
             self._contexts[path] = ctx
         else:

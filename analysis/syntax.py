@@ -361,16 +361,22 @@ def parse_from(document: Document, previous: Document) -> None:
     if parser is None:
         return
     old, new = previous.source, document.source
-    start = _common_length(memoryview(old), memoryview(new))
-    room = min(len(old), len(new)) - start
-    tail = _common_length(memoryview(old)[len(old) - room:][::-1], memoryview(new)[len(new) - room:][::-1])
-    old_end, new_end = len(old) - tail, len(new) - tail
+    start, old_end, new_end = changed_span(old, new)
     tree = previous._tree.copy()
     tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=previous.lines.point(start),
               old_end_point=previous.lines.point(old_end), new_end_point=document.lines.point(new_end))
     reparsed = parser.parse(new, tree)
     if not reparsed.root_node.has_error:
         document._tree = reparsed
+
+
+def changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
+    """(start, old end, new end) of the one span that `new` replaces in `old`: all before `start`
+    and all after the ends is the same in both."""
+    start = _common_length(memoryview(old), memoryview(new))
+    room = min(len(old), len(new)) - start
+    tail = _common_length(memoryview(old)[len(old) - room:][::-1], memoryview(new)[len(new) - room:][::-1])
+    return start, len(old) - tail, len(new) - tail
 
 
 def _common_length(a: memoryview, b: memoryview) -> int:
