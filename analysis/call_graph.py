@@ -186,12 +186,14 @@ def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) ->
 def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: FileGraph) -> FileGraph | None:
     """The graph of `ctx` built from `old` (the graph of `old_ctx`, whose text differs from
     `ctx`'s in one span inside the body of one C/C++ function): the references of that body are
-    read again, every other edge is `old`'s, moved. The declarations, marks and roots are read
-    again and must come out as `old`'s (moved), and so must what the body declares. None when
-    any of that does not hold (the caller builds the graph afresh)."""
+    read again, every other edge is `old`'s, moved. The body's syntax and names must be the same
+    in both trees (only literals, operators and blanks changed), and the declarations, marks and
+    roots, read again, must come out as `old`'s (moved). None when any of that does not hold
+    (the caller builds the graph afresh). Only the two texts and trees are compared: making the
+    model read a body would change how the builder resolves the names in it."""
     doc, old_doc = ctx.document, old_ctx.document
     if old.fortran or old.parts is None or doc.language is not old_doc.language or doc.tree is None \
-            or old_doc.stale_tree or old_doc.tree is None or not old_ctx.holds_model:
+            or old_doc.stale_tree or old_doc.tree is None:
         return None
     start, old_end, new_end = changed_span(old_doc.source, doc.source)
     delta = new_end - old_end
