@@ -134,14 +134,21 @@ class FileGraph:
                               for e in self.edges})))
 
 
-def file_graph(ctx: FileContext, path: str | None = None) -> FileGraph:
-    """The graph of one analysed file (cached on the context: it changes only with the text)."""
+def file_graph(ctx: FileContext, path: str | None = None,
+               previous: tuple[FileContext, FileGraph] | None = None) -> FileGraph:
+    """The graph of one analysed file (cached on the context: it changes only with the text).
+    `previous`: the context the file had before and its graph, to build from when the text
+    changed inside one function body (`graph_after_edit`)."""
     cached = ctx.__dict__.get("_file_graph")
     if cached is not None:
         return cached
     handed = ctx.__dict__.pop("_file_graph_base", None)
     if handed is not None:
         return rebuilt_graph(ctx, *handed)
+    if previous is not None:
+        graph = graph_after_edit(ctx, path if path is not None else ctx.path, *previous)
+        if graph is not None:
+            return graph
     model = ctx.model
     graph = FileGraph(path if path is not None else ctx.path, ctx.document.language.is_fortran,
                       user_includes=tuple(i.header for i in model.includes if not i.system and i.header),

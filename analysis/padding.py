@@ -40,10 +40,6 @@ class Padding:
     def __len__(self) -> int:
         return len(self.starts)
 
-    @property
-    def total(self) -> int:
-        return self.before[-1]
-
     def to_real(self, offset: int) -> int:
         """An offset of the padded text in the real text (inside added blanks: where they start)."""
         i = bisect_right(self.starts, offset)

@@ -32,7 +32,6 @@ from .call_graph import (
     MarkFact,
     Root,
     file_graph,
-    graph_after_edit,
 )
 from .records import dataclass, field
 from .syntax import Span
@@ -200,13 +199,9 @@ class DeviceGraph:
 
     def update(self, path: str, ctx: FileContext | None) -> None:
         """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
-        new = None
         before, old = self._contexts.get(path), self.files.get(path)
-        if ctx is not None and before is not None and old is not None and "_file_graph" not in ctx.__dict__ \
-                and "_file_graph_base" not in ctx.__dict__:
-            new = graph_after_edit(ctx, path, before, old)   # an edit in one function body: its edges again
-        if new is None and ctx is not None:
-            new = file_graph(ctx, path)
+        previous = (before, old) if before is not None and old is not None else None
+        new = file_graph(ctx, path, previous) if ctx is not None else None
         if ctx is not None:
             self._contexts[path] = ctx
         else:
@@ -277,12 +272,7 @@ class DeviceGraph:
         path then)."""
         if old.declared is not new.declared or old.roots is not new.roots or old.edges is not new.edges:
             return False
-        by_key: dict[str, list[MarkFact]] = {}
-        for m in new.marks:
-            by_key.setdefault(m.key, []).append(m)
-        before: dict[str, list[MarkFact]] = {}
-        for m in old.marks:
-            before.setdefault(m.key, []).append(m)
+        by_key, before = _marks_by_key(new), _marks_by_key(old)
         # only the entities whose marks from this file differ (the others keep what they derived)
         keys = {key for key in before.keys() | by_key.keys() if before.get(key) != by_key.get(key)}
         for key in keys:
@@ -300,6 +290,21 @@ class DeviceGraph:
             self._repropagate([], [], {key for key, _ in _marks(old) ^ _marks(new)})
         self._flang = None
         return True
+
+    def references_by_target(self, paths: Iterable[str]) -> dict[str, list[tuple[str, Edge]]]:
+        """The resolved references of these files grouped by target key, in file order; kept
+        while each file's resolved references are the same list (a marks-only change keeps them)."""
+        lists = [(path, self.edges(path)) for path in paths]   # held: no list's id is reused
+        kept = self.__dict__.get("_by_target")
+        if kept is not None and len(kept[0]) == len(lists) \
+                and all(p == q and a is b for (p, a), (q, b) in zip(kept[0], lists)):
+            return kept[1]
+        index: dict[str, list[tuple[str, Edge]]] = {}
+        for path, edges in lists:
+            for edge in edges:
+                index.setdefault(edge.target, []).append((path, edge))
+        self.__dict__["_by_target"] = (lists, index)
+        return index
 
     def _reindex(self, path: str, old: FileGraph, new: FileGraph) -> None:
         """Same signature: point entities and roots at the new declarations and marks."""
@@ -619,6 +624,13 @@ class DeviceGraph:
             e = self.entities.get(d.key)
             if e is not None:
                 yield e, d
+
+
+def _marks_by_key(graph: FileGraph) -> dict[str, list[MarkFact]]:
+    out: dict[str, list[MarkFact]] = {}
+    for m in graph.marks:
+        out.setdefault(m.key, []).append(m)
+    return out
 
 
 def _marks(graph: FileGraph | None) -> set[tuple[str, tuple]]:

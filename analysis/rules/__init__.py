@@ -156,11 +156,11 @@ class FileContext:
         what a per-directive rule checks, one directive at a time. While the rule works on one,
         its findings are that directive's (`RuleTrace.owners`)."""
         focus = self.focus
-        if focus is not None and pairs is None:
-            pairs = ((focus, self.directives[focus]),)
-        items = enumerate(self.directives) if pairs is None else pairs
-        if focus is not None:
-            items = [(i, d) for i, d in items if i == focus]
+        items: Iterable[tuple[int, Directive]]
+        if focus is None:
+            items = enumerate(self.directives) if pairs is None else pairs
+        else:
+            items = [(focus, self.directives[focus])] if pairs is None else [(i, d) for i, d in pairs if i == focus]
         return items if nodes.READS is None else self._tracked(items)   # untraced: no bookkeeping
 
     def _tracked(self, items: Iterable[tuple[int, Directive]]) -> Iterator[tuple[int, Directive]]:

@@ -101,23 +101,8 @@ def _edges(ws: WorkspaceContext, want: Callable[[Entity], bool]) -> Iterator[tup
     """(path, edge, target) of every resolved reference to an entity `want` accepts. The
     references are grouped by target once for all the rules, and each rule asks about each
     entity once: a rule about host procedures reads only the references to them."""
-    index = ws.__dict__.get("_by_target")
     graph = ws.device_graph
-    if index is None:
-        # kept on the graph while its resolved references are the same lists (a declare target
-        # edit changes marks only: the next cross-file run finds the index built)
-        lists = [(path, graph.edges(path)) for path in ws.files]   # held, so no id is reused
-        kept = graph.__dict__.get("_by_target")
-        if kept is not None and len(kept[0]) == len(lists) \
-                and all(p == q and a is b for (p, a), (q, b) in zip(kept[0], lists)):
-            index = kept[1]
-        else:
-            index = {}
-            for path in ws.files:
-                for edge in graph.edges(path):
-                    index.setdefault(edge.target, []).append((path, edge))
-            graph.__dict__["_by_target"] = (lists, index)
-        ws.__dict__["_by_target"] = index
+    index = graph.references_by_target(ws.files)
     entities = graph.entities
     for key, refs in index.items():
         target = entities.get(key)
