@@ -13,8 +13,8 @@ from .directives.structure import Structure, analyse_structure
 from .fixes import tidy
 from .options import Options
 from .records import dataclass, field, replace
-from .rules import FileContext, Rule, RuleTrace, drain, rule_steps
-from .syntax import Document, Language
+from .rules import FileContext, Rule, RuleTrace, body_reads, body_words, drain, rule_steps
+from .syntax import Document, Language, Span
 
 
 @dataclass
@@ -36,6 +36,13 @@ class AnalysisTrace:
     rules: dict[Rule, RuleTrace]
     starts: list[int] | None = None   # where each directive starts, once asked for
     succession: Succession | None = None   # made from another analysis by directive_edit
+    # The spans of function bodies the rules read (procedure_edit): None when all of them may
+    # have been read.
+    bodies: list[Span] | None = None
+    # Words whose presence in any function body what the rules read depends on (rules.body_words).
+    words: frozenset[bytes] = frozenset()
+    # The function bodies the program model had read when the rules were done, in order.
+    expanded: list[Span] = field(default_factory=list)
 
 
 @dataclass
@@ -63,27 +70,9 @@ def analysis_steps(document: Document, options: Options | None = None, path: str
     """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`).
     `trace`: keep what `directive_edit` needs to re-analyse one edited directive."""
     options = options or Options()
-    internal: list[str] = []
-    findings: list[Finding] = []
-    directives: list[Directive] = []
-    problems_of: list[list[Finding]] = []
-    # Files without "omp" have no directive: their tree is never needed.
-    tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
     macros = defined_macros(document.source) if not document.language.is_fortran else frozenset()
-    raws = extract(document.source, document.language, tree)
-    if tree is not None and b"_OPENMP" in document.source:
-        # a compiler never sees a branch that `#if _OPENMP >= ...` rules out for this version
-        skipped = inactive(tree, [r.span[0] for r in raws], options.openmp_version)
-        raws = [r for r in raws if r.span[0] not in skipped]
-    for raw in raws:
-        try:
-            directive, problems = parse_directive(raw, document.language, options.openmp_version, macros)
-        except Exception as err:  # a parser bug must not hide the rest of the file
-            internal.append(f"internal error parsing the directive at byte {raw.span[0]}: {type(err).__name__}: {err}")
-            continue
-        directives.append(directive)
-        problems_of.append(problems)
-        findings.extend(problems)
+    directives, problems_of, internal = parsed_directives(document, options.openmp_version, macros)
+    findings = [f for problems in problems_of for f in problems]
     try:
         structure = analyse_structure(document, directives)
     except Exception as err:
@@ -94,9 +83,36 @@ def analysis_steps(document: Document, options: Options | None = None, path: str
     run = yield from rule_steps(context, options.disabled, trace)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
-    kept = AnalysisTrace(options, problems_of, run.traces) if run.traces is not None else None
+    kept = AnalysisTrace(options, problems_of, run.traces, bodies=body_reads(context), words=body_words(context),
+                         expanded=context._model.expanded() if context._model is not None else []) \
+        if run.traces is not None else None
     return FileAnalysis(document, directives, structure, conclude(findings, document, directives, options),
                         internal, context, kept)
+
+
+def parsed_directives(document: Document, version: int,
+                      macros: frozenset[str]) -> tuple[list[Directive], list[list[Finding]], list[str]]:
+    """The file's directives (those a compiler sees for this version), each one's parser findings,
+    and internal errors of the parser."""
+    internal: list[str] = []
+    directives: list[Directive] = []
+    problems_of: list[list[Finding]] = []
+    # Files without "omp" have no directive: their tree is never needed.
+    tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
+    raws = extract(document.source, document.language, tree)
+    if tree is not None and b"_OPENMP" in document.source:
+        # a compiler never sees a branch that `#if _OPENMP >= ...` rules out for this version
+        skipped = inactive(tree, [r.span[0] for r in raws], version)
+        raws = [r for r in raws if r.span[0] not in skipped]
+    for raw in raws:
+        try:
+            directive, problems = parse_directive(raw, document.language, version, macros)
+        except Exception as err:  # a parser bug must not hide the rest of the file
+            internal.append(f"internal error parsing the directive at byte {raw.span[0]}: {type(err).__name__}: {err}")
+            continue
+        directives.append(directive)
+        problems_of.append(problems)
+    return directives, problems_of, internal
 
 
 def conclude(findings: list[Finding], document: Document, directives: list[Directive],

@@ -176,6 +176,7 @@ def _enumerators(ctx: FileContext) -> dict[str, int]:
         return cached
     values: dict[str, object] = {}
     tree = ctx.document.tree
+    ctx.depends_on_words(b"enum")   # the enumerators of function bodies count too
     if tree is not None:
         source = ctx.document.source
         todo = [tree.root_node]

@@ -34,8 +34,8 @@ from .incremental import comment_lines, directive_window, window_directives
 from .padding import Padding
 from .records import replace
 from .regions import device_ancestor
-from .rules import FileContext, Rule, RuleTrace, active_rules, run_rule
-from .syntax import Document, LineIndex, inside_comment_or_pragma, parser_for
+from .rules import FileContext, Rule, RuleTrace, active_rules, body_reads, body_words, run_rule
+from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
 from .variants import resolved_again
 
 # Directives whose contents the file's structures read in ways not redone here: threadprivate
@@ -163,8 +163,17 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     analysis = FileAnalysis(document, directives, old.structure,
                             conclude(findings, document, directives, trace.options), errors, context,
                             AnalysisTrace(trace.options, problems, traces, trace.starts,
-                                          Succession(ctx, id(d), id(d2), changed, rebuilt)))
+                                          Succession(ctx, id(d), id(d2), changed, rebuilt),
+                                          _bodies_read(trace.bodies, body_reads(context)),
+                                          trace.words | body_words(context),
+                                          context._model.expanded() if context._model is not None else trace.expanded))
     return analysis, padding.consumed(k, delta)
+
+
+def _bodies_read(before: list[Span] | None, now: list[Span] | None) -> list[Span] | None:
+    """What the kept rules read of function bodies and what the model handed on has read since
+    (the rules run again may have read any of it)."""
+    return None if before is None or now is None else before + now
 
 
 def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:

@@ -207,6 +207,7 @@ class FileModel:
         # a builder that can skip names the asker does not want (see references_named)
         self.filtered_builder: Callable[[Callable[[str], bool]], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
+        self.defers_bodies = False   # function bodies are read when asked for (C/C++)
 
     def release(self) -> None:
         """Break this model's reference cycles (scopes and their symbols, the builders' callables
@@ -232,6 +233,7 @@ class FileModel:
         only when a rule or the propagation engine asks)."""
         if self.reference_builder is not None:
             builder, self.reference_builder = self.reference_builder, None
+            self.read_everything()
             self._references = builder()
         return self._references
 
@@ -240,6 +242,7 @@ class FileModel:
         files may define): cheaper than `references` while those are not built, not cached."""
         if self.reference_builder is None or self.filtered_builder is None:
             return self.references
+        self.read_everything()
         return self.filtered_builder(keep)
 
     @references.setter
@@ -288,7 +291,29 @@ class FileModel:
     def first_use(self, symbol: Symbol, span: Span) -> Span | None:
         """The first use of `symbol` (not a redeclaration, nor another entity of the same name)
         inside `span`, or None when there is none or the builder cannot tell."""
-        return self.use_finder(symbol, span) if self.use_finder is not None else None
+        if self.use_finder is None:
+            return None
+        self.root.__dict__.setdefault("_read", []).append(span)
+        return self.use_finder(symbol, span)
+
+    # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
+    # the edited one) ----------------------------------------------------------------------
+    def read_everything(self) -> None:
+        """Record that every body was read (all references: the builder walks them all)."""
+        self.root.__dict__["_read_all"] = True
+
+    def body_reads(self) -> list[Span] | None:
+        """The spans of function bodies read so far (deferred bodies expanded, spans searched for
+        a first use), or None when every body was read. A builder that reads every body at once
+        (Fortran) has every span of the file read."""
+        if self.root.__dict__.get("_read_all") or not self.defers_bodies:
+            return None
+        return [*self.expanded(), *self.root.__dict__.get("_read", ())]
+
+    def expanded(self) -> list[Span]:
+        """The spans of the deferred scopes read so far, in the order they were read (what a
+        builder later reads depends on it: see procedure_edit)."""
+        return list(self.root.__dict__.get("_expanded", ()))
 
     def user_includes(self, start: int = 0, end: int | None = None) -> bool:
         """Whether a header that is not a <system> header (so may declare anything of the
@@ -326,6 +351,10 @@ def defer(scope: Scope, reader: Callable[[], None]) -> None:
 def _expand(scope: Scope) -> None:
     reader = scope.__dict__.pop("_deferred", None)
     if reader is not None:
+        root = scope
+        while root.parent is not None:
+            root = root.parent
+        root.__dict__.setdefault("_expanded", []).append(scope.span)   # see FileModel.body_reads
         reader()
 
 

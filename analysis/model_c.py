@@ -149,6 +149,7 @@ class _Builder:
         self.finish()
         self.model.reference_builder = self.references
         self.model.use_finder = self.first_use
+        self.model.defers_bodies = True
         return self.model
 
     # -- file, namespace and class scope: a walk over the few nodes there -----------------

@@ -61,6 +61,11 @@ class Padding:
             return i
         return None
 
+    def moved(self, at: int, delta: int) -> Padding:
+        """The padding after the text from `at` on (no pad inside the edited text) moved by `delta`."""
+        i = bisect_left(self.starts, at)
+        return Padding(self.starts[:i] + [s + delta for s in self.starts[i:]], self.sizes, self.before)
+
     def consumed(self, index: int, delta: int) -> Padding:
         """The padding after the text before pad `index` grew by `delta` bytes taken from that pad
         (negative: shrank, and the pad grew)."""

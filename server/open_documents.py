@@ -7,13 +7,15 @@ holds the padding and the edits made since. While every one of those edits is in
 (`analysis.incremental`), the analysis is exact for the live text once positions are moved through
 the log. An edit inside one directive made while the log holds no edit is applied to the analysed
 text itself, and only what it changes is analysed again (`analysis.directive_edit`); any other
-edit asks for a new analysis, made while the editor goes on.
+edit asks for a new analysis, made while the editor goes on, unless it is inside a function body
+that the analysis did not read (`analysis.procedure_edit`).
 """
 from __future__ import annotations
 
 import asyncio
 from typing import Any
 
+from omp_lsp.analysis import procedure_edit
 from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.directive_edit import reanalyse
 from omp_lsp.analysis.incremental import PositionLog, inert_edit
@@ -56,14 +58,17 @@ class OpenDocument:
         self.exact = self.exact and inert and len(self.log) <= MAX_LOGGED_EDITS and self.log.carries(anchors)
 
     def retyped(self, analysis: FileAnalysis | None, edit: ByteEdit) -> FileAnalysis | None:
-        """The analysis after `edit` (just applied) when it is one directive's and the analysis
-        described the text before it exactly: that directive re-analysed, the rest kept."""
+        """The analysis after `edit` (just applied) when the analysis described the text before it
+        exactly and the edit is one directive's (that directive re-analysed, the rest kept) or one
+        inside a function body that no rule read (everything kept, moved)."""
         if analysis is None or not self.exact or self.log.edits or self.inflight is not None \
                 or self.log.padding is None:
             return None
         padding = self.log.padding
-        done = reanalyse(analysis, padding, padding.to_padded(edit.start), padding.to_padded(edit.old_end),
-                         self.doc.source[edit.start:edit.new_end])
+        at, end, text = padding.to_padded(edit.start), padding.to_padded(edit.old_end), self.doc.source[edit.start:edit.new_end]
+        done = reanalyse(analysis, padding, at, end, text)
+        if done is None and not edit.inert:   # (an inert edit costs nothing: see `edited`)
+            done = procedure_edit.reanalyse(analysis, padding, at, end, text)
         if done is None:
             return None
         self.log = PositionLog(done[1])

@@ -345,13 +345,26 @@ def analyse_structure(doc: Document, directives: list[Directive]) -> Structure:
     if doc.language.is_fortran:
         _fortran_structure(doc, directives, out)
     else:
-        def extents() -> dict[int, Span]:
-            found = Structure()
-            _c_extents(doc, directives, found)
-            return found.extents
-        out.extents = extents  # type: ignore[assignment]
+        _defer_c_extents(doc, directives, out)
         _c_pairs(doc, directives, out)
     return out
 
 
-__all__ = ["Structure", "analyse_structure", "association", "is_delimited_declare_target"]
+def c_structure_moved(doc: Document, directives: list[Directive], old: Structure,
+                      findings: list[Finding]) -> Structure:
+    """A C/C++ file's structure after an edit that moved its directives and changed nothing
+    they pair by (procedure_edit): `old`'s pairs, these findings, the extents read again."""
+    out = Structure(pairs=old.pairs, findings=findings)
+    _defer_c_extents(doc, directives, out)
+    return out
+
+
+def _defer_c_extents(doc: Document, directives: list[Directive], out: Structure) -> None:
+    def extents() -> dict[int, Span]:
+        found = Structure()
+        _c_extents(doc, directives, found)
+        return found.extents
+    out.extents = extents  # type: ignore[assignment]
+
+
+__all__ = ["Structure", "analyse_structure", "c_structure_moved", "association", "is_delimited_declare_target"]

@@ -21,7 +21,7 @@ from ..directives.nodes import (
 )
 from ..directives.structure import Structure
 from ..records import dataclass, field
-from ..syntax import Document
+from ..syntax import Document, Span
 
 if TYPE_CHECKING:
     from ..c_types import TypeReader
@@ -75,6 +75,8 @@ class FileContext:
         if self._model is None:
             from ..model import build_model
             self._model = build_model(self.document, self.directives, self.structure)
+            for span in self.__dict__.pop("_expand_first", ()):   # procedure_edit: as the rules left it
+                self._model.expand(span)
         return self._model
 
     @property
@@ -118,6 +120,7 @@ class FileContext:
         """Propagation within this file alone (per-file rules; the workspace rules see all files)."""
         record_structure("device_graph", self.document)
         found = self.__dict__.get("_device_graph")
+        self.__dict__["_read_all"] = True   # its call graph reads every body (body_reads)
         if found is None:
             from ..propagation import build
             found = self.__dict__["_device_graph"] = build({self.path: self})
@@ -140,6 +143,12 @@ class FileContext:
             source = self.source_lower() if self.document.language.is_fortran else self.document.source
             found = cache[names] = any(name.encode() in source for name in names)
         return found
+
+    def depends_on_words(self, *words: bytes) -> None:
+        """Record that what is being read depends on whether function bodies spell these words
+        (a search of the whole text or tree): procedure_edit keeps an analysis after an edit in a
+        body only when neither the old nor the new body spells one of them (`body_words`)."""
+        self.__dict__.setdefault("_body_words", set()).update(words)
 
     focus = None   # int | None: a focused view's directive (see `focused`); not a record field
 
@@ -204,6 +213,21 @@ class FileContext:
         for i, d in self.each_directive([(i, self.directives[i]) for i in binding.directives]):
             nodes.record_read(d, "marks")
             yield i, d, binding.own(i)
+
+
+def body_reads(ctx: FileContext) -> list[Span] | None:
+    """The spans of function bodies read so far through `ctx` (FileModel.body_reads), or None
+    when every body may have been read."""
+    if ctx.__dict__.get("_read_all"):
+        return None
+    model = ctx._model
+    return [] if model is None else model.body_reads()
+
+
+def body_words(ctx: FileContext) -> frozenset[bytes]:
+    """The words recorded by `FileContext.depends_on_words` (and the names `mentions` looked for)."""
+    names = (name.encode() for names in ctx.__dict__.get("_mentions", {}) for name in names)
+    return frozenset(ctx.__dict__.get("_body_words", ())).union(names)
 
 
 def quietly(read: Callable[[], T]) -> T:

@@ -315,6 +315,8 @@ def undeclared_item(ctx: FileContext) -> Iterator[Finding]:
     model = ctx.model
     src = ctx.document.source
     # Names may come from a user header or a using-directive: then say nothing about missing ones.
+    if lang is Language.CPP:
+        ctx.depends_on_words(b"using")
     unsure = not model.complete or model.user_includes() or \
         (lang is Language.CPP and _USING.search(src) is not None)
     for mark in _own_marks(ctx):

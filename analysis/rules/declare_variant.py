@@ -152,6 +152,7 @@ def _names_certain(ctx: FileContext) -> bool:
     cached = ctx.__dict__.get("_variant_names_certain")
     if cached is None:
         src = ctx.document.source
+        ctx.depends_on_words(b"using")
         cached = (ctx.model.complete and all(i.header == "omp.h" for i in ctx.model.includes)
                   and not (ctx.document.language is Language.CPP and _USING.search(src)))
         ctx.__dict__["_variant_names_certain"] = cached

@@ -1,0 +1,158 @@
+"""Keeping the analysis after an edit inside a function body that no rule read
+(analysis.procedure_edit) equals a fresh analysis of the same padded text: random edits inside
+the function bodies of the C/C++ fixtures and of random documents, one after another, each one
+kept checked against a fresh analysis (findings, directives, the file's call-graph facts, the
+cross-file rules' findings); and the edits it must leave to a fresh analysis."""
+from __future__ import annotations
+
+import os
+
+import pytest
+from expectations import options_of
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+from omp_lsp.analysis import Document, Language, Options
+from omp_lsp.analysis.call_graph import file_graph
+from omp_lsp.analysis.check import FileAnalysis
+from omp_lsp.analysis.padding import Padding, pad
+from omp_lsp.analysis.procedure_edit import reanalyse
+from omp_lsp.analysis.syntax import language_for_path
+from test_directive_edit import SOURCES, _analysis, _unpadded, _with_cross_file
+
+C_SOURCES = [p for p in SOURCES if language_for_path(str(p)) in (Language.C, Language.CPP)]
+# What people type in code: names, numbers, calls, declarations, and what breaks the syntax.
+TYPED = ["1", "0", "x", "n", "y", " ", ";", ",", "(", ")", "{", "}", "[", "]", "+ 1", "foo", "helper(n)",
+         "int y = 2;", "static int s;", "a[0]", "#", "\\", "/*", "*/", "//", "\"", "'", "é", "",
+         "omp_get_num_devices()", "using namespace std;", "typedef int T;", "enum { N = -3 };",
+         "[=]{ return n; }()", "_Pragma(\"omp barrier\")", "struct S { int v; } s;", "return;", "table[0]"]
+# Mostly whole functions: an edit needs a body to be in.
+TYPED += ["x", "1", " ", "n", "+ 1", "y", "2.5", "-"] * 3
+PIECES = ["int table[8];\n", "#pragma omp declare target to(table)\n", "int helper(int n) {\n  int y = n + 1;\n",
+          "  return y * 2;\n}\n", "int helper(int n) {\n  int y = n + 1;\n  return y * 2;\n}\n",
+          "void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n]) device(0)\n"
+          "  { a[0] = helper(n) + table[0]; }\n}\n", "void g(int n) { double s = 0.0; for (int i = 0; i < n; i++) s += i; }\n",
+          "static double scale(double x) { return x * 0.5; }\n", "#pragma omp declare target\n",
+          "#pragma omp end declare target\n", "void later(void) {\n", "  table[1] = 3;\n", "  /* é */ helper(1);\n",
+          "#pragma omp declare target to(later)\n", "int host_only(int x) { return x; }\n",
+          "#pragma omp declare target to(host_only) device_type(host)\n", "\n", "#define N 4\n",
+          "#pragma omp declare variant(scale) match(device={kind(gpu)})\n", "double base(double x);\n"]
+
+
+def _bodies(analysis: FileAnalysis) -> list[tuple[int, int]]:
+    """The insides of the function bodies of the analysed (padded) text."""
+    tree = analysis.document.tree
+    assert tree is not None
+    out, stack = [], [tree.root_node]
+    while stack:
+        node = stack.pop()
+        if node.type == "function_definition":
+            body = node.child_by_field_name("body")
+            if body is not None and body.end_byte - body.start_byte > 2:
+                out.append((body.start_byte + 1, body.end_byte - 1))
+        stack.extend(node.children)
+    return sorted(out)
+
+
+def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: Options) -> None:
+    padded, padding = pad(real, language)
+    analysis = _analysis(padded, language, options)
+    _, graph, cross = _with_cross_file(analysis, options)
+    for _ in range(data.draw(st.integers(min_value=1, max_value=5), label="edits")):
+        bodies = _bodies(analysis)
+        if not bodies:
+            event("no function body")
+            return
+        lo, hi = data.draw(st.sampled_from(bodies), label="body")
+        src = analysis.document.source
+        at = data.draw(st.integers(min_value=lo, max_value=hi), label="at")
+        line_end = src.find(b"\n", at)
+        removed = data.draw(st.integers(min_value=0, max_value=max(0, min(3, hi - at, (line_end if line_end >= 0 else hi) - at))),
+                            label="removed")
+        typed = data.draw(st.sampled_from(TYPED), label="typed").encode()
+        if padding.on_line(src, at + removed) is not None:
+            return   # a directive line: directive_edit's (and the padded text is not real text there)
+        done = reanalyse(analysis, padding, at, at + removed, typed)
+        real = _unpadded(src[:at] + typed + src[at + removed:], padding.moved(at + removed, len(typed) - removed))
+        if done is None:
+            event("analysed afresh")
+            padded, padding = pad(real, language)
+            analysis = _analysis(padded, language, options)
+            _, graph, cross = _with_cross_file(analysis, options, graph, cross)
+            continue
+        event("kept")
+        analysis, padding = done
+        assert _unpadded(analysis.document.source, padding) == real
+        fresh = _analysis(analysis.document.source, language, options)
+        assert analysis.findings == fresh.findings
+        assert analysis.internal_errors == fresh.internal_errors == []
+        assert analysis.directives == fresh.directives
+        assert analysis.context is not None and fresh.context is not None
+        assert file_graph(analysis.context).signature() == file_graph(fresh.context).signature()
+        result, graph, cross = _with_cross_file(analysis, options, graph, cross)
+        fresh_result, _, _ = _with_cross_file(fresh, options)
+        assert result.findings == fresh_result.findings
+
+
+@settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(source=st.sampled_from(C_SOURCES), data=st.data())
+def test_edits_in_fixture_function_bodies_equal_a_fresh_analysis(source, data: st.DataObject) -> None:  # type: ignore[no-untyped-def]
+    language = language_for_path(str(source))
+    assert language is not None
+    text = source.read_bytes()
+    _edit_bodies(data, text, language, options_of(text.decode("utf-8", "replace")))
+
+
+@settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(cpp=st.booleans(), data=st.data())
+def test_edits_in_function_bodies_of_random_documents_equal_a_fresh_analysis(cpp: bool, data: st.DataObject) -> None:
+    text = "".join(data.draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=25), label="document"))
+    _edit_bodies(data, text.encode(), Language.CPP if cpp else Language.C, Options())
+
+
+SOURCE = """\
+int table[8];
+#pragma omp declare target to(table)
+int helper(int n) {
+  int y = n + 1;
+  return y * 2;
+}
+void later(void) {
+  table[1] = 3;
+}
+#pragma omp declare target to(later)
+void kernel(int n, double *a) {
+#pragma omp target map(tofrom: a[0:n]) privte(n)
+  { a[0] = helper(n) + table[0]; }
+}
+"""
+
+
+def _edit(source: str, line: str, old: str, new: str) -> tuple[FileAnalysis, tuple[FileAnalysis, Padding] | None]:
+    padded, padding = pad(source.encode(), Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    at = padded.index(line.encode()) + line.index(old)
+    return analysis, reanalyse(analysis, padding, at, at + len(old), new.encode())
+
+
+def test_an_edit_in_a_body_no_rule_read_keeps_the_findings_moved() -> None:
+    before, done = _edit(SOURCE, "  int y = n + 1;", "1", "100")
+    assert done is not None
+    after, _ = done
+    assert [(f.code, f.span[0] - before.document.source.index(b"privte")) for f in before.findings] == [("OMP002", 0)]
+    assert [(f.code, f.span[0] - after.document.source.index(b"privte")) for f in after.findings] == [("OMP002", 0)]
+    assert after.findings[0].span[0] == before.findings[0].span[0] + 2
+    assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
+
+
+@pytest.mark.parametrize("line, old, new", [
+    ("  table[1] = 3;", "3", "4"),                   # a body OMP117 searched for a use before the mark
+    ("  { a[0] = helper(n) + table[0]; }", "0", "1"),  # a function holding a directive
+    ("  int y = n + 1;", "1", "enum { M = 1 }; 1"),  # a word a search of the whole tree depends on
+    ("  int y = n + 1;", ";", ""),                   # a syntax error where there was none
+    ("  int y = n + 1;", "int", "#"),                # a preprocessor line
+    ("  int y = n + 1;", " + 1", "\n"),              # a new line
+])
+def test_what_may_change_a_finding_is_left_to_a_fresh_analysis(line: str, old: str, new: str) -> None:
+    _, done = _edit(SOURCE, line, old, new)
+    assert done is None
