@@ -141,17 +141,24 @@ def _pragma_edits(text: str, language_id: str, count: int) -> tuple[list[Edit], 
     return blanks, digits
 
 
-def _code_edits(text: str, language_id: str, count: int) -> list[Edit]:
+def _code_edits(text: str, language_id: str, count: int, plain: bool = False) -> list[Edit]:
     """A digit typed into a number in a function body and deleted again, in `count` places
-    spread over the file: an edit outside directives, after which the file is analysed again."""
+    spread over the file: an edit outside directives. In a kernel (holding target constructs)
+    the file is analysed again; `plain`: in a function without directives, whose body no rule
+    reads (C/C++: the analysis is kept, analysis/procedure_edit.py)."""
     lines = text.splitlines()
-    literal = "s = 0.0d0" if language_id == "fortran" else "double sum = 0.0;"
-    places = [i for i, line in enumerate(lines) if line.strip() == literal]
+    if plain:   # after the digit before d0 / + 1.0
+        marker = "_gpu = x * 0." if language_id == "fortran" else "static double scale"
+        places = [i for i, line in enumerate(lines) if marker in line]
+    else:
+        literal = "s = 0.0d0" if language_id == "fortran" else "double sum = 0.0;"
+        places = [i for i, line in enumerate(lines) if line.strip() == literal]
     step = max(1, len(places) // max(1, count))
     edits: list[Edit] = []
     for k in range(count):
         line = places[(k * step) % len(places)]
-        column = len(lines[line].rstrip().rstrip(";"))
+        column = (lines[line].index("d0") if language_id == "fortran" else lines[line].index(" + 1.0")) if plain \
+            else len(lines[line].rstrip().rstrip(";"))
         edits.extend([(line, column, column, "1"), (line, column, column + 1, "")])
     return edits
 
@@ -166,9 +173,9 @@ def _kind(line: str) -> str:
 
 
 def measure(server: Server, path: Path, language_id: str,
-            edits: int) -> tuple[list[float], list[float], list[str], list[float], float]:
+            edits: int) -> tuple[list[float], list[float], list[str], list[float], list[float], float]:
     """Times to diagnostics of the inert edits, of the edits that change a directive (with the
-    kind of directive each changed) and of edits in code, and RSS."""
+    kind of directive each changed), of edits in kernels' code and in other functions' code, and RSS."""
     uri = path.as_uri()
     text = path.read_text()
     server.notify("textDocument/didOpen", {"textDocument": {"uri": uri, "languageId": language_id, "version": 1,
@@ -177,7 +184,8 @@ def measure(server: Server, path: Path, language_id: str,
     rss = server.rss_mb()
     version = 1
     series: list[list[float]] = []
-    planned = [*_pragma_edits(text, language_id, edits), _code_edits(text, language_id, CODE_EDITS)]
+    planned = [*_pragma_edits(text, language_id, edits), _code_edits(text, language_id, CODE_EDITS),
+               _code_edits(text, language_id, CODE_EDITS, plain=True)]
     for kind in planned:
         times = []
         for line, first, last, new in kind:
@@ -192,7 +200,7 @@ def measure(server: Server, path: Path, language_id: str,
         series.append(times)
     server.notify("textDocument/didClose", {"textDocument": {"uri": uri}})
     lines = text.splitlines()
-    return series[0], series[1], [_kind(lines[line]) for line, *_ in planned[1]], series[2], rss
+    return series[0], series[1], [_kind(lines[line]) for line, *_ in planned[1]], series[2], series[3], rss
 
 
 def _percentile(values: list[float], p: float) -> float:
@@ -232,8 +240,8 @@ def main() -> int:
             rows = []
             for path, language_id, compiler in ((c_file, "c", ["clang-22", "-fopenmp", "-fsyntax-only"]),
                                                 (f_file, "fortran", ["flang-22", "-fopenmp", "-fsyntax-only"])):
-                blanks, digits, kinds, code, rss = measure(server, path, language_id, args.edits)
-                rows.append((language_id, blanks, digits, kinds, code, rss, _compiler_ms(compiler, path),
+                blanks, digits, kinds, code, plain, rss = measure(server, path, language_id, args.edits)
+                rows.append((language_id, blanks, digits, kinds, code, plain, rss, _compiler_ms(compiler, path),
                              compiler[0]))
         finally:
             server.close()
@@ -255,7 +263,7 @@ def main() -> int:
             server.close()
     print(f"omp-lsp over stdio: {args.edits} one-character edits inside pragmas of each kind, time to diagnostics")
     goal_met = True
-    for language_id, blanks, digits, kinds, code, rss, compiler_ms, compiler in rows:
+    for language_id, blanks, digits, kinds, code, plain, rss, compiler_ms, compiler in rows:
         versus = f"{compiler} -fsyntax-only {compiler_ms:.0f} ms" if compiler_ms is not None else ""
         print(f"{language_id} ({args.lines} lines, RSS {rss:.0f} MB with it open; {versus})")
         for label, times in (("blank typed (meaning kept)", blanks), ("digit typed/deleted (meaning changed)", digits)):
@@ -267,11 +275,12 @@ def main() -> int:
             label = f"  in {kind} ({len(times)} edits)"
             print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {_percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
-        # outside the goal: an edit in code analyses the file again (rule by rule, superseded by
-        # the next edit); shown so that the gap is seen
-        label = f"digit typed/deleted in code ({len(code)})"
-        print(f"  {label:40} p50 {statistics.median(code):7.1f} ms  p95 {_percentile(code, 0.95):7.1f} ms  "
-              f"max {max(code):7.1f} ms")
+        # outside the goal: an edit in a kernel's code analyses the file again (rule by rule,
+        # superseded by the next edit); shown so that the gap is seen
+        for label, times in ((f"digit in a kernel's code ({len(code)})", code),
+                             (f"digit in a function without directives ({len(plain)})", plain)):
+            print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {_percentile(times, 0.95):7.1f} ms  "
+                  f"max {max(times):7.1f} ms")
     print(f"workspace of {args.files} files ({per_file} lines each) indexed: RSS {workspace_rss:.0f} MB")
     print(f"goal p95 <= 50 ms: {'met' if goal_met else 'NOT MET'}")
     return 0 if goal_met else 1
