@@ -13,7 +13,15 @@ from .directives.structure import Structure, analyse_structure
 from .fixes import tidy
 from .options import Options
 from .records import dataclass, field, replace
-from .rules import FileContext, Rule, RuleTrace, body_reads, body_words, drain, rule_steps
+from .rules import (
+    FileContext,
+    Rule,
+    RuleTrace,
+    body_reads,
+    body_words,
+    drain,
+    rule_steps,
+)
 from .syntax import Document, Language, Span
 
 

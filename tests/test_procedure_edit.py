@@ -11,7 +11,7 @@ import pytest
 from expectations import options_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from omp_lsp.analysis import Document, Language, Options
+from omp_lsp.analysis import Language, Options
 from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.padding import Padding, pad
