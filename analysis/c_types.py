@@ -173,7 +173,7 @@ class TypeReader:
         self.cpp = ctx.document.language is Language.CPP
         self.model = ctx.model
         self.macros = ctx.macros
-        self.depends_on_words = ctx.depends_on_words
+        self.body_words = ctx.body_words_read()   # (the set, not the context: no cycle)
         self._typedefs: dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node | None]]] | None = None
         self._expanding: set[str] = set()
         self._classes: set[str] | None = None
@@ -185,7 +185,7 @@ class TypeReader:
     # -- the file's own type names ------------------------------------------------------------
     def typedefs(self) -> dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node | None]]]:
         if self._typedefs is None:
-            self.depends_on_words(b"typedef", b"using")   # function bodies' own count too
+            self.body_words.update((b"typedef", b"using"))   # function bodies' own count too
             found: dict[str, list[tuple[tree_sitter.Node, tree_sitter.Node | None]]] = {}
             if self.tree is not None:
                 kinds = ("type_definition", "alias_declaration") if self.cpp else ("type_definition",)

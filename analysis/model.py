@@ -208,6 +208,8 @@ class FileModel:
         self.filtered_builder: Callable[[Callable[[str], bool]], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
         self.defers_bodies = False   # function bodies are read when asked for (C/C++)
+        # (document, function scope, its tree node) -> None: the builder reads the body again
+        self.body_reader: Callable[[Document, Scope, object], None] | None = None
 
     def release(self) -> None:
         """Break this model's reference cycles (scopes and their symbols, the builders' callables
@@ -225,7 +227,7 @@ class FileModel:
             _drop_private(symbol)
         self.symbols, self.lambdas, self._references, self.unresolved = [], [], [], []
         self._by_key = None
-        self.reference_builder = self.filtered_builder = self.use_finder = None
+        self.reference_builder = self.filtered_builder = self.use_finder = self.body_reader = None
 
     @property
     def references(self) -> list[Reference]:
@@ -309,6 +311,23 @@ class FileModel:
         if self.root.__dict__.get("_read_all") or not self.defers_bodies:
             return None
         return [*self.expanded(), *self.root.__dict__.get("_read", ())]
+
+    def refresh_body(self, document: Document, function: Span, node: object) -> bool:
+        """Forget what was read of the body of the function defined at `function` and read it
+        from `node` (that definition in `document`, whose text differs only inside the body)
+        when someone looks inside again. False when the builder cannot (the model is then not
+        to be used for `document`)."""
+        scope = self.root
+        while True:
+            inner = _child_at(scope, function[0])
+            if inner is None or self.body_reader is None:
+                return False
+            if inner.kind == "function":
+                if inner.span != function:
+                    return False
+                self.body_reader(document, inner, node)
+                return True
+            scope = inner
 
     def expanded(self) -> list[Span]:
         """The spans of the deferred scopes read so far, in the order they were read (what a

@@ -150,6 +150,7 @@ class _Builder:
         self.model.reference_builder = self.references
         self.model.use_finder = self.first_use
         self.model.defers_bodies = True
+        self.model.body_reader = self.read_again
         return self.model
 
     # -- file, namespace and class scope: a walk over the few nodes there -----------------
@@ -273,6 +274,28 @@ class _Builder:
                 block = Scope("block", "", (start, node.end_byte), scope)
                 scope.children.append(block)
                 stack.append(block)
+
+    def read_again(self, document: Document, fscope: Scope, node: tree_sitter.Node) -> None:
+        """FileModel.refresh_body: drop what the body of `fscope` declared (parameters, locals,
+        lambdas, inner scopes) and defer reading it from `node`. The file's other nodes are the
+        last tree's, at the same places with the same text in `document`."""
+        self.doc, self.src = document, document.source
+        inner = list(fscope.walk())
+        gone = {id(s) for scope in inner for s in scope.symbols}
+        for scope in inner:
+            self.prefixes.pop(id(scope), None)
+        model = self.model
+        model.symbols = [s for s in model.symbols if id(s) not in gone]
+        model.lambdas = [lam for lam in model.lambdas if not fscope.span[0] <= lam.span[0] < fscope.span[1]]
+        model._by_key = None
+        model.reference_builder, model._references = self.references, []   # read again when asked
+        for key in [k for k in fscope.__dict__ if k.startswith("_")]:
+            del fscope.__dict__[key]
+        fscope.children, fscope.symbols = [], []
+        decl = node.child_by_field_name("declarator")
+        params = self.unwrap(decl)[4] if decl is not None else None
+        body = node.child_by_field_name("body")
+        defer(fscope, lambda: self.body(body, fscope, params))
 
     # -- declarations ----------------------------------------------------------------------
     def specifiers(self, node: tree_sitter.Node) -> frozenset[str]:

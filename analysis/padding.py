@@ -1,11 +1,12 @@
-"""Spare blanks at the ends of directive lines, so that typing inside a directive moves nothing else.
+"""Spare blanks at the ends of lines, so that typing on one line moves nothing after it.
 
 The language server analyses an open document's text with `PAD` blanks added at the end of
-every directive line (before a C continuation backslash, which must end its line). Blanks there
-change no meaning: a directive's text and span are the same with or without them (its span ends
-with its line, see directives.source.extract). When the user types inside a directive, the
+every line (before a C continuation backslash, which must end its line). Blanks there change
+no meaning: a directive's text and span are the same with or without them (its span ends with
+its line, see directives.source.extract), and so are the code's tokens. When the user types, the
 server takes the typed bytes from that line's blanks, so every position after the line stays
-where it was, and the analysis of the rest of the file can be kept (`directive_edit`).
+where it was, and the analysis of the rest of the file can be kept (`directive_edit` for an
+edit inside a directive, `procedure_edit` for one inside a function body).
 
 `Padding` maps offsets between the padded text and the real one.
 """
@@ -16,12 +17,9 @@ from bisect import bisect_left, bisect_right
 
 from .syntax import Language
 
-PAD = 24   # bytes a directive line can grow by before the file is analysed afresh
+PAD = 24   # bytes a line can grow by before the file is analysed afresh
 
-# Lines that may hold (part of) a directive. Padding a line that is not one changes nothing either.
-_C_PRAGMA = re.compile(rb"^[ \t]*#[ \t]*pragma[ \t]+omp\b", re.MULTILINE)
-_FREE_SENTINEL = re.compile(rb"^[ \t]*!\$omp", re.MULTILINE | re.IGNORECASE)
-_FIXED_SENTINEL = re.compile(rb"^[cC*!]\$omp", re.MULTILINE | re.IGNORECASE)
+_LINE_END = re.compile(rb"\\?\r?\n")
 
 
 class Padding:
@@ -78,10 +76,8 @@ class Padding:
 
 
 def pad(source: bytes, language: Language) -> tuple[bytes, Padding]:
-    """The source with `PAD` blanks at the end of every directive line, and where they are."""
-    ends = sorted(set(_directive_line_ends(source, language)))
-    if not ends:
-        return source, Padding([], [])
+    """The source with `PAD` blanks at the end of every line, and where they are."""
+    ends = _line_ends(source, language)
     pieces: list[bytes] = []
     starts: list[int] = []
     previous = 0
@@ -95,27 +91,11 @@ def pad(source: bytes, language: Language) -> tuple[bytes, Padding]:
     return b"".join(pieces), Padding(starts, [PAD] * len(ends))
 
 
-def _directive_line_ends(source: bytes, language: Language) -> list[int]:
-    """Where blanks may go on each directive line: its end (before CR LF), or before the backslash
-    that continues a C pragma, on every line of it."""
-    if language is Language.FORTRAN_FIXED:
-        pattern = _FIXED_SENTINEL
-    elif language.is_fortran:
-        pattern = _FREE_SENTINEL
-    else:
-        pattern = _C_PRAGMA
-    if (b"$" if language.is_fortran else b"pragma") not in source:
-        return []
-    out: list[int] = []
-    for m in pattern.finditer(source):
-        at = m.start()
-        while True:
-            end = source.find(b"\n", at)
-            end = len(source) if end < 0 else end
-            content_end = end - 1 if end > at and source[end - 1] == 0x0D else end
-            continued = not language.is_fortran and content_end > at and source[content_end - 1] == 0x5C
-            out.append(content_end - 1 if continued else content_end)
-            if not continued or end >= len(source):
-                break
-            at = end + 1
+def _line_ends(source: bytes, language: Language) -> list[int]:
+    """Where blanks may go on each line: its end (before CR LF), or (C/C++) before the backslash
+    that continues it."""
+    c = not language.is_fortran
+    out = [m.start() if c or m.group()[:1] != b"\\" else m.start() + 1 for m in _LINE_END.finditer(source)]
+    if not source.endswith(b"\n"):
+        out.append(len(source) - 1 if c and source.endswith(b"\\") else len(source))
     return out

@@ -184,13 +184,13 @@ def test_padding_maps_offsets_both_ways() -> None:
     real = b"int x;\n#pragma omp target map(x)\nint y;\n#pragma omp target \\\r\n  map(y)\r\nz\n"
     padded, padding = pad(real, Language.C)
     assert _unpadded(padded, padding) == real
-    assert padded.count(b" " * PAD) == 3    # each pragma line, before the continuing backslash too
+    assert padded.count(b" " * PAD) == 6    # each line, before the continuing backslash too
     assert b" " * PAD + b"\\\r\n" in padded and b" " * PAD + b"\r\n" in padded
     for offset in range(len(real) + 1):
         assert padding.to_real(padding.to_padded(offset)) == offset
     line_end = real.index(b"\nint y")
-    assert padding.to_padded(line_end) == line_end   # a line's end: before its blanks
-    assert padding.to_real(line_end + PAD) == line_end
+    assert padding.to_padded(line_end) == line_end + PAD   # a line's end: before its blanks
+    assert padding.to_real(line_end + 2 * PAD) == line_end
 
 
 def test_typing_in_a_target_directive_re_runs_only_the_rules_that_read_that_clause(monkeypatch) -> None:

@@ -62,25 +62,24 @@ def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: 
         if not bodies:
             event("no function body")
             return
-        lo, hi = data.draw(st.sampled_from(bodies), label="body")
-        src = analysis.document.source
+        lo, hi = (padding.to_real(x) for x in data.draw(st.sampled_from(bodies), label="body"))
         at = data.draw(st.integers(min_value=lo, max_value=hi), label="at")
-        line_end = src.find(b"\n", at)
-        removed = data.draw(st.integers(min_value=0, max_value=max(0, min(3, hi - at, (line_end if line_end >= 0 else hi) - at))),
-                            label="removed")
+        line_end = real.find(b"\n", at)
+        room = min(3, hi - at, (line_end if line_end >= 0 else hi) - at)
+        removed = data.draw(st.integers(min_value=0, max_value=max(0, room)), label="removed")
         typed = data.draw(st.sampled_from(TYPED), label="typed").encode()
-        if padding.on_line(src, at + removed) is not None:
-            return   # a directive line: directive_edit's (and the padded text is not real text there)
-        done = reanalyse(analysis, padding, at, at + removed, typed)
-        real = _unpadded(src[:at] + typed + src[at + removed:], padding.moved(at + removed, len(typed) - removed))
+        real = real[:at] + typed + real[at + removed:]
+        done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at + removed), typed)
         if done is None:
             event("analysed afresh")
             padded, padding = pad(real, language)
             analysis = _analysis(padded, language, options)
             _, graph, cross = _with_cross_file(analysis, options, graph, cross)
             continue
-        event("kept")
+        kept_structures = analysis.context is not None and analysis.context._model is None
         analysis, padding = done
+        event("kept, structures too" if kept_structures and analysis.context is not None
+              and analysis.context._model is not None else "kept")
         assert _unpadded(analysis.document.source, padding) == real
         fresh = _analysis(analysis.document.source, language, options)
         assert analysis.findings == fresh.findings
@@ -135,13 +134,26 @@ def _edit(source: str, line: str, old: str, new: str) -> tuple[FileAnalysis, tup
     return analysis, reanalyse(analysis, padding, at, at + len(old), new.encode())
 
 
-def test_an_edit_in_a_body_no_rule_read_keeps_the_findings_moved() -> None:
-    before, done = _edit(SOURCE, "  int y = n + 1;", "1", "100")
+def test_an_edit_in_a_body_no_rule_read_keeps_the_findings_and_the_structures() -> None:
+    padded, padding = pad(SOURCE.encode(), Language.C)
+    before = _analysis(padded, Language.C, Options())
+    assert before.context is not None
+    model, binding = before.context._model, before.context._binding
+    assert model is not None and binding is not None
+    at = padded.index(b"n + 1;") + len(b"n + ")
+    done = reanalyse(before, padding, at, at + 1, b"100")
     assert done is not None
     after, _ = done
-    assert [(f.code, f.span[0] - before.document.source.index(b"privte")) for f in before.findings] == [("OMP002", 0)]
-    assert [(f.code, f.span[0] - after.document.source.index(b"privte")) for f in after.findings] == [("OMP002", 0)]
-    assert after.findings[0].span[0] == before.findings[0].span[0] + 2
+    assert after.findings == before.findings and [f.code for f in after.findings] == ["OMP002"]
+    assert after.context is not None and after.context._model is model and after.context._binding is binding
+    assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
+
+
+def test_an_edit_in_a_one_line_function_moves_what_follows_on_its_line() -> None:
+    source = SOURCE.replace("void later(void) {", "static int one(void) { return 1; } void later(void) {")
+    before, done = _edit(source, "static int one(void) { return 1; }", "1", "123")
+    assert done is not None
+    after, _ = done
     assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
 
 

@@ -148,7 +148,11 @@ class FileContext:
         """Record that what is being read depends on whether function bodies spell these words
         (a search of the whole text or tree): procedure_edit keeps an analysis after an edit in a
         body only when neither the old nor the new body spells one of them (`body_words`)."""
-        self.__dict__.setdefault("_body_words", set()).update(words)
+        self.body_words_read().update(words)
+
+    def body_words_read(self) -> set[bytes]:
+        """The set `depends_on_words` adds to (for a reader that must not hold the context)."""
+        return self.__dict__.setdefault("_body_words", set())
 
     focus = None   # int | None: a focused view's directive (see `focused`); not a record field
 
