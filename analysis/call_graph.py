@@ -202,6 +202,13 @@ def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: Fil
     if old.fortran or old.parts is None or doc.language is not old_doc.language or doc.tree is None \
             or old_doc.stale_tree or old_doc.tree is None:
         return None
+    read_again = ctx.__dict__.pop("_read_again", None)
+    if read_again is not None and read_again[0] is old_ctx:
+        graph = _graph_after_body_read_again(ctx, path, old, read_again[1])
+        if graph is not None:
+            return graph
+        # the body unread again: what a graph built afresh reads depends on it
+        ctx.model.refresh_body(doc, *read_again[2:])
     start, old_end, new_end = changed_span(old_doc.source, doc.source)
     delta = new_end - old_end
 
@@ -242,6 +249,34 @@ def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: Fil
     builder.static_locals()
     builder.device_variants()
     graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
+    ctx.__dict__["_file_graph"] = graph
+    return graph
+
+
+def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, body: Span) -> FileGraph | None:
+    """The graph of `ctx`, made by procedure_edit from `old`'s context with nothing moved and
+    the program model to read one function body (`body`: inside its braces) again: that body's
+    references are read again, everything else is `old`'s. None when the body declared an
+    entity of its own (procedure_edit leaves a body that spells `static` or `extern` alone)."""
+    lo, hi = body
+    if any(lo <= d.symbol.name_span[0] < hi for d in old.declared):
+        return None
+    graph = FileGraph(path, False, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
+                      user_includes=old.user_includes, line_of=ctx.document.lines.line_of)
+    builder = _CBuilder(ctx, graph)
+    # read as a graph built afresh reads it: the body unread before its references are
+    fresh = builder.reference_edges((lo, hi))
+    a, b = old.parts
+    spliced: list[list[Edge]] = []
+    for part, new in zip((old.edges[:a], old.edges[a:b]), fresh):
+        at = next((k for k, e in enumerate(part) if e.span[0] >= lo), len(part))
+        end = next((k for k, e in enumerate(part) if e.span[0] >= hi), len(part))
+        spliced.append([*part[:at], *new, *part[end:]])
+    graph.edges = spliced[0] + spliced[1]
+    graph.parts = (len(spliced[0]), len(graph.edges))
+    graph.edges.extend(old.edges[b:])   # what static locals elsewhere declare
+    builder.device_variants()
+    graph.keys = {**old.keys, **{k: v for k, v in builder.keys.items() if v is not None}}
     ctx.__dict__["_file_graph"] = graph
     return graph
 

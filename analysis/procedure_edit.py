@@ -37,8 +37,9 @@ from .syntax import Document, LineIndex, Span, parse_from
 
 _FUNCTION = "function_definition"
 # Words of declarations whose reading the C model remembers beyond the body (type tags, typedef
-# names, classes with virtual members): a body that spells one is not read again in place.
-_TYPES = (b"struct", b"class", b"union", b"typedef", b"enum")
+# names, classes with virtual members) or that make an entity of the program (static locals,
+# extern declarations): a body that spells one is not read again in place.
+_TYPES = (b"struct", b"class", b"union", b"typedef", b"enum", b"static", b"extern")
 _BLANKS = re.compile(rb"(?:\s|/\*.*?\*/|//[^\n]*)*", re.DOTALL)
 
 
@@ -147,7 +148,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 # and the program model has read that body again (the type reader holds the old tree and
 # caches by symbol; the call graph is built from the old one by DeviceGraph.update).
 _NOT_KEPT = frozenset({"_c_types", "_file_graph", "_file_graph_base", "_device_graph", "_lowered_source",
-                       "_owner", "_expand_first"})
+                       "_owner", "_expand_first", "_read_again"})
 
 
 def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span,
@@ -165,6 +166,9 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
                 ctx.__dict__[key] = None   # the old context then releases only what is its own
             else:
                 del ctx.__dict__[key]
+    # the call graph reads that body again and keeps the rest (call_graph.graph_after_edit)
+    body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+    context.__dict__["_read_again"] = (ctx, (body.start_byte + 1, body.end_byte - 1), function, node)
     assert old.trace is not None
     return FileAnalysis(document, old.directives, old.structure, old.findings, [], context,
                         replace(old.trace, succession=None))

@@ -17,7 +17,7 @@ from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.padding import Padding, pad
 from omp_lsp.analysis.procedure_edit import reanalyse
 from omp_lsp.analysis.syntax import language_for_path
-from test_directive_edit import SOURCES, _analysis, _unpadded, _with_cross_file
+from test_directive_edit import PATH, SOURCES, _analysis, _unpadded, _with_cross_file
 
 C_SOURCES = [p for p in SOURCES if language_for_path(str(p)) in (Language.C, Language.CPP)]
 # What people type in code: names, numbers, calls, declarations, and what breaks the syntax.
@@ -90,6 +90,8 @@ def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: 
         result, graph, cross = _with_cross_file(analysis, options, graph, cross)
         fresh_result, _, _ = _with_cross_file(fresh, options)
         assert result.findings == fresh_result.findings
+        # the graph the device graph was updated with (from the last one: call_graph.graph_after_edit)
+        assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
 
 
 @settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None,
@@ -107,6 +109,56 @@ def test_edits_in_fixture_function_bodies_equal_a_fresh_analysis(source, data: s
 def test_edits_in_function_bodies_of_random_documents_equal_a_fresh_analysis(cpp: bool, data: st.DataObject) -> None:
     text = "".join(data.draw(st.lists(st.sampled_from(PIECES), min_size=1, max_size=25), label="document"))
     _edit_bodies(data, text.encode(), Language.CPP if cpp else Language.C, Options())
+
+
+# Functions of several lines, and what people type on a line inside one: the edits that keep the
+# program model and the call graph too (an entity declared in the body falls back).
+LINES = ["int table[8];\n", "#pragma omp declare target to(table)\n",
+         "int host_only(int x) {\n  return x;\n}\n", "#pragma omp declare target to(host_only) device_type(host)\n",
+         "int helper(int n) {\n  int y = n + 1;\n  y = y * 2;\n  return y;\n}\n",
+         "double smooth(const double *a, int n) {\n  double acc = 0.0;\n  for (int i = 1; i < n; i++)\n"
+         "    acc += 0.25 * (a[i] - a[i - 1]);\n  return acc;\n}\n",
+         "void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n])\n  { a[0] = helper(n); }\n}\n",
+         "void later(void) {\n  table[1] = 3;\n  helper(2);\n}\n", "#pragma omp declare target to(later)\n"]
+CALM = ["1", "x", " ", "+ 1", "y", "n", "helper(n) + ", "host_only(1) + ", "table[0] + ", "static int q; ",
+        "int proto(void); ", "extern int e; ", "later(); ", "acc", "0.5 * "]
+
+
+@settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data())
+def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.DataObject) -> None:
+    text = "".join(data.draw(st.lists(st.sampled_from(LINES), min_size=1, max_size=12), label="document"))
+    real = text.encode()
+    padded, padding = pad(real, Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    _, graph, cross = _with_cross_file(analysis, Options())
+    for _ in range(data.draw(st.integers(min_value=1, max_value=6), label="edits")):
+        lines = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"  ") and b"#" not in line]
+        if not lines:
+            return
+        k = data.draw(st.sampled_from(lines), label="line")
+        line_start = sum(len(x) + 1 for x in real.split(b"\n")[:k])
+        line = real.split(b"\n")[k]
+        at = line_start + data.draw(st.integers(min_value=2, max_value=len(line)), label="column")
+        typed = data.draw(st.sampled_from(CALM), label="typed").encode()
+        real = real[:at] + typed + real[at:]
+        done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
+        if done is None:
+            event("analysed afresh")
+            padded, padding = pad(real, Language.C)
+            analysis = _analysis(padded, Language.C, Options())
+            _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+            continue
+        event("kept")
+        analysis, padding = done
+        assert _unpadded(analysis.document.source, padding) == real
+        fresh = _analysis(analysis.document.source, Language.C, Options())
+        assert analysis.findings == fresh.findings
+        result, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+        fresh_result, _, _ = _with_cross_file(fresh, Options())
+        assert result.findings == fresh_result.findings
+        assert fresh.context is not None
+        assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
 
 
 SOURCE = """\
