@@ -29,8 +29,8 @@ TYPED = ["1", "0", "x", "n", "y", " ", ";", ",", "(", ")", "{", "}", "[", "]", "
 TYPED += ["x", "1", " ", "n", "+ 1", "y", "2.5", "-"] * 3
 PIECES = ["int table[8];\n", "#pragma omp declare target to(table)\n", "int helper(int n) {\n  int y = n + 1;\n",
           "  return y * 2;\n}\n", "int helper(int n) {\n  int y = n + 1;\n  return y * 2;\n}\n",
-          "void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n]) device(0)\n"
-          "  { a[0] = helper(n) + table[0]; }\n}\n", "void g(int n) { double s = 0.0; for (int i = 0; i < n; i++) s += i; }\n",
+          ("void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n]) device(0)\n"
+           "  { a[0] = helper(n) + table[0]; }\n}\n"), "void g(int n) { double s = 0.0; for (int i = 0; i < n; i++) s += i; }\n",
           "static double scale(double x) { return x * 0.5; }\n", "#pragma omp declare target\n",
           "#pragma omp end declare target\n", "void later(void) {\n", "  table[1] = 3;\n", "  /* é */ helper(1);\n",
           "#pragma omp declare target to(later)\n", "int host_only(int x) { return x; }\n",
@@ -116,8 +116,8 @@ def test_edits_in_function_bodies_of_random_documents_equal_a_fresh_analysis(cpp
 LINES = ["int table[8];\n", "#pragma omp declare target to(table)\n",
          "int host_only(int x) {\n  return x;\n}\n", "#pragma omp declare target to(host_only) device_type(host)\n",
          "int helper(int n) {\n  int y = n + 1;\n  y = y * 2;\n  return y;\n}\n",
-         "double smooth(const double *a, int n) {\n  double acc = 0.0;\n  for (int i = 1; i < n; i++)\n"
-         "    acc += 0.25 * (a[i] - a[i - 1]);\n  return acc;\n}\n",
+         ("double smooth(const double *a, int n) {\n  double acc = 0.0;\n  for (int i = 1; i < n; i++)\n"
+          "    acc += 0.25 * (a[i] - a[i - 1]);\n  return acc;\n}\n"),
          "void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n])\n  { a[0] = helper(n); }\n}\n",
          "void later(void) {\n  table[1] = 3;\n  helper(2);\n}\n", "#pragma omp declare target to(later)\n"]
 CALM = ["1", "x", " ", "+ 1", "y", "n", "helper(n) + ", "host_only(1) + ", "table[0] + ", "static int q; ",
@@ -203,7 +203,7 @@ def test_an_edit_in_a_body_no_rule_read_keeps_the_findings_and_the_structures() 
 
 def test_an_edit_in_a_one_line_function_moves_what_follows_on_its_line() -> None:
     source = SOURCE.replace("void later(void) {", "static int one(void) { return 1; } void later(void) {")
-    before, done = _edit(source, "static int one(void) { return 1; }", "1", "123")
+    _, done = _edit(source, "static int one(void) { return 1; }", "1", "123")
     assert done is not None
     after, _ = done
     assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
