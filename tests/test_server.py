@@ -253,32 +253,38 @@ PROCEDURES = """\
 /* é 😀 */ int host_only(int x) { return x; }
 #pragma omp declare target to(host_only) device_type(host)
 int helper(int x) { return x + 1; }
+int smooth(int x) {
+  int y = x + 1;
+  return y;
+}
 void f(int n, double *a) {
 #pragma omp target map(tofrom: a[0:n]) privte(n)
-  { a[0] = helper(n); }
+  { a[0] = helper(n) + smooth(n); }
 }
 """
 
 
-async def test_typing_in_a_function_body_reports_what_a_fresh_analysis_would(client: LanguageClient) -> None:
+@pytest.mark.parametrize("row", [2, 4], ids=["one-line function", "function of several lines"])
+async def test_typing_in_a_function_body_reports_what_a_fresh_analysis_would(client: LanguageClient, row: int) -> None:
     """Edits inside the body of a function that no rule read (analysis/procedure_edit.py keeps
-    the file's findings, moved; the cross-file rules run again): the diagnostics of the new text,
-    a call typed there included, which makes device code call a host-only function."""
+    the file's findings, and on a line of a longer body its structures too; the call graph reads
+    that body again and the cross-file rules run again): the diagnostics of the new text, a call
+    typed there included, which makes device code call a host-only function."""
     _open(client, URI, PROCEDURES)
     [typo] = await _wait(client, URI, 1)
-    assert (typo.code, typo.range.start.line) == ("OMP002", 4)
-    line = PROCEDURES.splitlines()[2]
+    assert (typo.code, typo.range.start.line) == ("OMP002", 8)
+    line = PROCEDURES.splitlines()[row]
     at = line.index("1;")
     text = PROCEDURES
     for version, (first, last, typed) in enumerate([(at, at, "2"), (at, at + 1, ""), (at, at, "host_only(x) + ")],
                                                    start=2):
-        _change(client, URI, version, (2, first), (2, last), typed)
+        _change(client, URI, version, (row, first), (row, last), typed)
         text = text.replace(line, line[:first] + typed + line[last:])
         line = line[:first] + typed + line[last:]
         diags = await _wait(client, URI, version)
         assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
         assert diags[-1].range == typo.range
-    assert ("OMP401", 2) in _fresh(text)   # host_only called from device code
+    assert ("OMP401", row) in _fresh(text)   # host_only called from device code
 
 
 async def test_a_burst_of_edits_is_analysed_once_for_its_last_version(client: LanguageClient) -> None:
