@@ -204,11 +204,11 @@ def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: Fil
         return None
     read_again = ctx.__dict__.pop("_read_again", None)
     if read_again is not None and read_again[0] is old_ctx:
-        graph = _graph_after_body_read_again(ctx, path, old, read_again[1])
+        graph = _graph_after_body_read_again(ctx, path, old, read_again[1], read_again[2])
         if graph is not None:
             return graph
         # the body unread again: what a graph built afresh reads depends on it
-        ctx.model.refresh_body(doc, *read_again[2:])
+        ctx.model.refresh_body(doc, *read_again[3:])
     start, old_end, new_end = changed_span(old_doc.source, doc.source)
     delta = new_end - old_end
 
@@ -253,19 +253,21 @@ def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: Fil
     return graph
 
 
-def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, body: Span) -> FileGraph | None:
-    """The graph of `ctx`, made by procedure_edit from `old`'s context with nothing moved and
-    the program model to read one function body (`body`: inside its braces) again: that body's
+def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, before: Span,
+                                 body: Span) -> FileGraph | None:
+    """The graph of `ctx`, made by procedure_edit from `old`'s context with nothing moved but
+    the end of one function on its last line, and the program model to read that function's
+    body (inside its braces: `before` in the old text, `body` now) again: that body's
     references are read again, everything else is `old`'s. None when the body declared an
     entity of its own (procedure_edit leaves a body that spells `static` or `extern` alone)."""
-    lo, hi = body
+    lo, hi = before
     if any(lo <= d.symbol.name_span[0] < hi for d in old.declared):
         return None
     graph = FileGraph(path, False, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
                       user_includes=old.user_includes, line_of=ctx.document.lines.line_of)
     builder = _CBuilder(ctx, graph)
     # read as a graph built afresh reads it: the body unread before its references are
-    fresh = builder.reference_edges((lo, hi))
+    fresh = builder.reference_edges(body)
     a, b = old.parts
     spliced: list[list[Edge]] = []
     for part, new in zip((old.edges[:a], old.edges[a:b]), fresh):
@@ -622,7 +624,9 @@ class _CBuilder(_Builder):
         regions = self.ctx.regions
         for ident, name, start in uses:
             scope = model.scope_at(start, expand=False)
-            if (id(scope), name) in shadowed:
+            if (id(scope), name) in shadowed or name not in names:
+                # (a name the file does not declare at file scope may be a local: a lambda called
+                # `set(i)` is no call of another file's function; as when every body is read)
                 scope = model.scope_at(start)
             parent = ident.parent  # type: ignore[attr-defined]
             call_node = parent.parent if parent is not None and parent.type == "qualified_identifier" else parent

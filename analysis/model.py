@@ -314,8 +314,8 @@ class FileModel:
 
     def refresh_body(self, document: Document, function: Span, node: object) -> bool:
         """Forget what was read of the body of the function defined at `function` and read it
-        from `node` (that definition in `document`, whose text differs only inside the body)
-        when someone looks inside again. False when the builder cannot (the model is then not
+        from `node` (that definition in `document`, whose text differs only inside the body, and
+        which may end elsewhere on its last line) when someone looks inside again. False when the builder cannot (the model is then not
         to be used for `document`)."""
         scope = self.root
         while True:
@@ -325,6 +325,10 @@ class FileModel:
             if inner.kind == "function":
                 if inner.span != function:
                     return False
+                extent = (node.start_byte, node.end_byte)  # type: ignore[attr-defined]
+                if inner.symbol is not None and inner.symbol.span == inner.span:
+                    inner.symbol.span = extent   # (the edit may have moved the end on its line)
+                inner.span = extent
                 self.body_reader(document, inner, node)
                 return True
             scope = inner

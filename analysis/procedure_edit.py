@@ -113,13 +113,15 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if found is None:
         return None
     function, body, node = found
-    if _near_directive(old, trace, function, body) \
+    if _near_directive(old, trace, function[0], body) \
             or any(lo < body[1] and body[0] < hi for lo, hi in trace.bodies) \
             or any(w in src[body[0]:body[1]] or w in new_src[body[0]:edit.offset(body[1], False)] for w in trace.words):
         return None
-    if body[1] > pad_start and not any(w in src[body[0]:body[1]] or w in new_src[body[0]:body[1]] for w in _TYPES):
-        # nothing outside the body moved: the structures are kept, the model reads the body again
-        kept = _kept(old, ctx, document, (function, node.end_byte), node)
+    # Nothing outside the body moved but (when its closing brace ends the edited line) the end of
+    # the function: the structures are kept, the model reads the body again.
+    if (body[1] > pad_start or not src[body[1]:pad_start].strip()) \
+            and not any(w in src[body[0]:body[1]] or w in new_src[body[0]:edit.offset(body[1], False)] for w in _TYPES):
+        kept = _kept(old, ctx, document, function, node, edit)
         if kept is not None:
             return kept, padding.consumed(k, delta)
     try:
@@ -151,14 +153,41 @@ _NOT_KEPT = frozenset({"_c_types", "_file_graph", "_file_graph_base", "_device_g
                        "_owner", "_expand_first", "_read_again"})
 
 
-def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span,
-          node: object) -> FileAnalysis | None:
+def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span, node: object,
+          edit: _Edit) -> FileAnalysis | None:
     """The analysis after an edit inside a function body that left everything outside it in
-    place: the old findings and structures, the program model with that body to be read again."""
+    place but the function's end (`function`: its old extent): the old findings and structures
+    (what ended with the function moved), the program model with that body to be read again."""
+    trace = old.trace
+    assert trace is not None
+    new_end = node.end_byte  # type: ignore[attr-defined]
+    structure, findings = old.structure, old.findings
+    if new_end != function[1]:
+        try:
+            structure = c_structure_moved(document, old.directives, old.structure,
+                                          [edit.finding(f) for f in old.structure.findings])
+            trace = replace(trace, rules={r: replace(t, findings=[edit.finding(f) for f in t.findings])
+                                          for r, t in trace.rules.items()},
+                            bodies=[edit.span(s) for s in trace.bodies or ()],
+                            expanded=[edit.span(s) for s in trace.expanded])
+            variants = ctx._variants
+            following = [(rec, edit.span(rec.following)) for rec in variants.directives
+                         if rec.following is not None] if variants is not None else []
+            model_reads = {key: [edit.span(s) for s in ctx._model.root.__dict__.get(key, ())]
+                           for key in ("_read", "_expanded")} if ctx._model is not None else {}
+        except _Moved:
+            return None
+        findings = conclude([f for found in trace.problems for f in found]
+                            + [f for t in trace.rules.values() for f in t.findings],
+                            document, old.directives, trace.options)
+        for rec, span in following:   # (shared with the old analysis, which is given up)
+            rec.following = span
+        if ctx._model is not None:
+            ctx._model.root.__dict__.update(model_reads)
     model = ctx._model
     if model is not None and not model.refresh_body(document, function, node):
         return None
-    context = FileContext(document, old.directives, old.structure, ctx.version, ctx.path, ctx.macros)
+    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
     for key, value in list(ctx.__dict__.items()):
         if key.startswith("_") and key not in _NOT_KEPT and key in ctx.__dict__:
             context.__dict__[key] = value
@@ -168,10 +197,11 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
                 del ctx.__dict__[key]
     # the call graph reads that body again and keeps the rest (call_graph.graph_after_edit)
     body = node.child_by_field_name("body")  # type: ignore[attr-defined]
-    context.__dict__["_read_again"] = (ctx, (body.start_byte + 1, body.end_byte - 1), function, node)
-    assert old.trace is not None
-    return FileAnalysis(document, old.directives, old.structure, old.findings, [], context,
-                        replace(old.trace, succession=None))
+    inside = (body.start_byte + 1, body.end_byte - 1)
+    context.__dict__["_read_again"] = (ctx, (inside[0], inside[1] - (new_end - function[1])), inside,
+                                       (function[0], new_end), node)
+    return FileAnalysis(document, old.directives, structure, findings, [], context,
+                        replace(trace, succession=None))
 
 
 def _preprocessor(src: bytes, line: int) -> bool:
@@ -183,9 +213,9 @@ def _preprocessor(src: bytes, line: int) -> bool:
 
 
 def _unchanged_outside(old: Document, new: Document, edit: _Edit):  # type: ignore[no-untyped-def]
-    """Where the outermost function whose body holds the edit in both trees starts, the old span
-    of its body (braces included) and its new tree node, when the trees are the same outside
-    that body (moved); else None."""
+    """The old extent of the outermost function whose body holds the edit in both trees, the old
+    span of its body (braces included) and its new tree node, when the trees are the same
+    outside that body (moved); else None."""
     assert old.tree is not None
     if new.tree is None:
         return None
@@ -209,7 +239,7 @@ def _unchanged_outside(old: Document, new: Document, edit: _Edit):  # type: igno
     body = (body_a.start_byte, body_a.end_byte)
     if _error_outside(old.tree.root_node, body) or _error_outside(new.tree.root_node, (body_b.start_byte, body_b.end_byte)):
         return None
-    return a.start_byte, body, b
+    return (a.start_byte, a.end_byte), body, b
 
 
 def _outermost_function(root, start: int, end: int):  # type: ignore[no-untyped-def]

@@ -201,6 +201,22 @@ def test_an_edit_in_a_body_no_rule_read_keeps_the_findings_and_the_structures() 
     assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
 
 
+def test_an_edit_in_a_one_line_function_keeps_the_structures_with_its_end_moved() -> None:
+    source = SOURCE.replace("void later(void) {", "int one(void) { return 1; }\nvoid later(void) {")
+    padded, padding = pad(source.encode(), Language.C)
+    before = _analysis(padded, Language.C, Options())
+    assert before.context is not None
+    model = before.context.model
+    [one] = [s for s in model.symbols if s.name == "one"]
+    end = one.span[1]
+    at = padded.index(b"return 1;") + len(b"return ")
+    done = reanalyse(before, padding, at, at + 1, b"123")
+    assert done is not None
+    after, _ = done
+    assert after.context is not None and after.context._model is model and one.span[1] == end + 2
+    assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
+
+
 def test_an_edit_in_a_one_line_function_moves_what_follows_on_its_line() -> None:
     source = SOURCE.replace("void later(void) {", "static int one(void) { return 1; } void later(void) {")
     _, done = _edit(source, "static int one(void) { return 1; }", "1", "123")
