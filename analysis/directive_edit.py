@@ -34,7 +34,15 @@ from .incremental import comment_lines, directive_window, window_directives
 from .padding import Padding
 from .records import replace
 from .regions import device_ancestor
-from .rules import FileContext, Rule, RuleTrace, active_rules, body_reads, body_words, run_rule
+from .rules import (
+    FileContext,
+    Rule,
+    RuleTrace,
+    active_rules,
+    body_reads,
+    body_words,
+    run_rule,
+)
 from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
 from .variants import resolved_again
 
@@ -84,15 +92,11 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     d = directives[i]
     if d.raw.form == "_Pragma" or d.raw.in_macro:
         return None
-    k = padding.on_line(src, old_end)
-    if k is None:
+    typed = padding.typed(src, start, old_end, text)
+    if typed is None:
         return None
-    pad_start, delta = padding.starts[k], len(text) - (old_end - start)
-    if old_end > pad_start or delta > padding.sizes[k]:
-        return None
-    tail = src[old_end:pad_start]
-    new_src = (src[:start] + text + tail + src[pad_start + delta:] if delta >= 0
-               else src[:start] + text + tail + b" " * -delta + src[pad_start:])
+    new_src, k, delta = typed
+    pad_start = padding.starts[k]
     if not _same_syntax(doc, new_src, start, pad_start + max(delta, 0), start + len(text)):
         return None
     new = _edited_directive(old, ctx, i, new_src, start, old_end)

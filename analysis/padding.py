@@ -64,6 +64,21 @@ class Padding:
         i = bisect_left(self.starts, at)
         return Padding(self.starts[:i] + [s + delta for s in self.starts[i:]], self.sizes, self.before)
 
+    def typed(self, padded: bytes, start: int, old_end: int, text: bytes) -> tuple[bytes, int, int] | None:
+        """The padded text with [start, old_end) replaced by `text` and the blanks of that line
+        taking up the difference, the index of its pad, and the difference; None when the edit
+        leaves its line or the blanks are too few."""
+        k = self.on_line(padded, old_end)
+        if k is None:
+            return None
+        pad_start, delta = self.starts[k], len(text) - (old_end - start)
+        if old_end > pad_start or delta > self.sizes[k]:
+            return None
+        tail = padded[old_end:pad_start]
+        if delta >= 0:
+            return padded[:start] + text + tail + padded[pad_start + delta:], k, delta
+        return padded[:start] + text + tail + b" " * -delta + padded[pad_start:], k, delta
+
     def consumed(self, index: int, delta: int) -> Padding:
         """The padding after the text before pad `index` grew by `delta` bytes taken from that pad
         (negative: shrank, and the pad grew)."""

@@ -92,15 +92,11 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     src = doc.source
     if any(c in text for c in b"\r\n") or any(c in src[start:old_end] for c in b"\r\n"):
         return None
-    k = padding.on_line(src, old_end)
-    if k is None:
+    typed = padding.typed(src, start, old_end, text)
+    if typed is None:
         return None
-    pad_start, delta = padding.starts[k], len(text) - (old_end - start)
-    if old_end > pad_start or delta > padding.sizes[k]:
-        return None
-    tail = src[old_end:pad_start]
-    new_src = (src[:start] + text + tail + src[pad_start + delta:] if delta >= 0
-               else src[:start] + text + tail + b" " * -delta + src[pad_start:])
+    new_src, k, delta = typed
+    pad_start = padding.starts[k]
     line = src.rfind(b"\n", 0, start) + 1
     if _preprocessor(src, line) or _preprocessor(new_src, line) \
             or b"pragma" in new_src[line:pad_start + delta].lower():
