@@ -312,26 +312,32 @@ class FileModel:
             return None
         return [*self.expanded(), *self.root.__dict__.get("_read", ())]
 
+    def reads_bodies_again(self, function: Span) -> bool:
+        """Whether `refresh_body` can read the body of the function defined at `function` again."""
+        return self.body_reader is not None and self._function_scope(function) is not None
+
+    def _function_scope(self, function: Span) -> Scope | None:
+        scope = self.root
+        while True:
+            inner = _child_at(scope, function[0])
+            if inner is None or inner.kind == "function":
+                return inner if inner is not None and inner.span == function else None
+            scope = inner
+
     def refresh_body(self, document: Document, function: Span, node: object) -> bool:
         """Forget what was read of the body of the function defined at `function` and read it
         from `node` (that definition in `document`, whose text differs only inside the body, and
         which may end elsewhere on its last line) when someone looks inside again. False when the builder cannot (the model is then not
         to be used for `document`)."""
-        scope = self.root
-        while True:
-            inner = _child_at(scope, function[0])
-            if inner is None or self.body_reader is None:
-                return False
-            if inner.kind == "function":
-                if inner.span != function:
-                    return False
-                extent = (node.start_byte, node.end_byte)  # type: ignore[attr-defined]
-                if inner.symbol is not None and inner.symbol.span == inner.span:
-                    inner.symbol.span = extent   # (the edit may have moved the end on its line)
-                inner.span = extent
-                self.body_reader(document, inner, node)
-                return True
-            scope = inner
+        inner = self._function_scope(function)
+        if inner is None or self.body_reader is None:
+            return False
+        extent = (node.start_byte, node.end_byte)  # type: ignore[attr-defined]
+        if inner.symbol is not None and inner.symbol.span == inner.span:
+            inner.symbol.span = extent   # (the edit may have moved the end on its line)
+        inner.span = extent
+        self.body_reader(document, inner, node)
+        return True
 
     def expanded(self) -> list[Span]:
         """The spans of the deferred scopes read so far, in the order they were read (what a

@@ -17,10 +17,15 @@ body of a function F can change nothing any rule read when:
   the runtime routines `FileContext.mentions` looked for).
 
 A fresh analysis of the new text then reads exactly what the last one read (all of it outside
-F, the same but for its place), so every rule would find the same: the findings are kept, moved.
-tests/test_procedure_edit.py checks that against fresh analyses on random edits. The program
-model and the structures built from it are built again on demand for the new text (they hold
-the old tree's nodes); the directives come from the parse cache.
+F, the same), so every rule would find the same: the findings are kept. The server analyses a
+padded text (padding.py): the edit takes its room from the line's spare blanks, so nothing after
+the line moves, and the directives, the block structure and the traces are kept as they are.
+The program model, declare target binding, variants and target regions are handed to the new
+context too, and the model reads F's body again when asked (FileModel.refresh_body); only the
+function's end may move, when its closing brace ends the edited line. Where the model cannot
+read the body again in place (a body declaring types or entities), the findings are kept on a
+new context whose structures are built again on demand. tests/test_procedure_edit.py checks
+all of it against fresh analyses on random edits.
 """
 from __future__ import annotations
 
@@ -156,6 +161,8 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     (what ended with the function moved), the program model with that body to be read again."""
     trace = old.trace
     assert trace is not None
+    if ctx._model is not None and not ctx._model.reads_bodies_again(function):
+        return None
     new_end = node.end_byte  # type: ignore[attr-defined]
     structure, findings = old.structure, old.findings
     if new_end != function[1]:
@@ -181,8 +188,8 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
         if ctx._model is not None:
             ctx._model.root.__dict__.update(model_reads)
     model = ctx._model
-    if model is not None and not model.refresh_body(document, function, node):
-        return None
+    if model is not None:
+        model.refresh_body(document, function, node)
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
     for key, value in list(ctx.__dict__.items()):
         if key.startswith("_") and key not in _NOT_KEPT and key in ctx.__dict__:
