@@ -474,7 +474,7 @@ class _CBuilder(_Builder):
     def declarations(self) -> None:
         graph = self.graph
         self.expand_static_holders()
-        for s in self.model.symbols:
+        for s in [*self.model.symbols, *self.model.locals]:   # static locals: entities too
             key = self.key(s)
             if key is None:
                 continue
@@ -606,7 +606,7 @@ class _CBuilder(_Builder):
         from .model_c import _identifiers, _is_use
         src = self.ctx.document.source
         model = self.model
-        names = {s.name.encode() for s in model.symbols
+        names = {s.name.encode() for s in [*model.symbols, *model.locals]
                  if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)}
         uses: list[tuple[object, bytes, int]] = []
         shadowed: set[tuple[int, bytes]] = set()   # (function scope, name) declared inside it

@@ -188,8 +188,8 @@ def find_includes(source: bytes, fortran: bool) -> list[Include]:
 class FileModel:
     language: Language
     root: Scope
-    symbols: list[Symbol] = field(default_factory=list)         # every declaration read so far (a
-                                                                # builder may defer bodies: see expand)
+    symbols: list[Symbol] = field(default_factory=list)         # every declaration (C/C++: outside
+                                                                # function bodies; theirs: `locals`)
     lambdas: list[Lambda] = field(default_factory=list)
     module_statements: list[Span] = field(default_factory=list)  # C++20 `import`/`export`/`module`
     threadprivate: dict[str, list[int]] = field(default_factory=dict)  # key -> directive indices
@@ -197,6 +197,10 @@ class FileModel:
     complete: bool = True                  # False: the builder gave up on part of the file
 
     def __post_init__(self) -> None:
+        # C/C++: what function bodies declare (parameters, locals, local classes and their
+        # members), in the order the bodies were read; not in `symbols` and `named`, whose answers
+        # would otherwise depend on which bodies someone has read
+        self.locals: list[Symbol] = []
         self._by_key: dict[str, list[Symbol]] | None = None
         self._indexed = 0
         self._references: list[Reference] = []
@@ -225,7 +229,9 @@ class FileModel:
             _drop_private(scope)        # indexes, deferred readers
         for symbol in self.symbols:
             _drop_private(symbol)
-        self.symbols, self.lambdas, self._references, self.unresolved = [], [], [], []
+        for symbol in self.locals:
+            _drop_private(symbol)
+        self.symbols, self.locals, self.lambdas, self._references, self.unresolved = [], [], [], [], []
         self._by_key = None
         self.reference_builder = self.filtered_builder = self.use_finder = self.body_reader = None
 
@@ -253,9 +259,14 @@ class FileModel:
         self._references = value
 
     # -- lookups ---------------------------------------------------------------------------
+    def every_symbol(self) -> list[Symbol]:
+        """Every declaration of the file, function bodies' included (all read), in source order."""
+        self.expand()
+        return sorted([*self.symbols, *self.locals], key=lambda s: s.name_span[0])
+
     def named(self, key: str) -> list[Symbol]:
-        """Every declaration with this key anywhere in the file."""
-        # rebuilt when expanding deferred bodies has added declarations since the last build
+        """Every declaration with this key in the file (C/C++: outside function bodies)."""
+        # rebuilt when declarations were added since the last build
         if self._by_key is None or self._indexed != len(self.symbols):
             by: dict[str, list[Symbol]] = {}
             for s in self.symbols:

@@ -104,6 +104,7 @@ class _Builder:
         self.doc = document
         self.src = document.source
         self.language = document.language
+        self.in_body = 0                          # reading a function body (depth)
         self.directives = directives
         self.structure = structure
         root = Scope("file", "", (0, len(self.src)))
@@ -133,7 +134,9 @@ class _Builder:
 
     def add(self, scope: Scope, symbol: Symbol) -> Symbol:
         scope.symbols.append(symbol)
-        self.model.symbols.append(symbol)
+        # what a body declares is its own (FileModel.locals): file-wide lookups must not depend on
+        # which bodies someone has read
+        (self.model.locals if self.in_body else self.model.symbols).append(symbol)
         return symbol
 
     # -- the pass --------------------------------------------------------------------------
@@ -233,6 +236,13 @@ class _Builder:
 
     # -- function bodies: read when someone looks inside (model.expand / scope_at) ---------
     def body(self, body: tree_sitter.Node | None, fscope: Scope, params: tree_sitter.Node | None = None) -> None:
+        self.in_body += 1
+        try:
+            self.read_body(body, fscope, params)
+        finally:
+            self.in_body -= 1
+
+    def read_body(self, body: tree_sitter.Node | None, fscope: Scope, params: tree_sitter.Node | None) -> None:
         self.parameter_symbols(params, fscope)
         if body is None:
             return
@@ -285,7 +295,7 @@ class _Builder:
         for scope in inner:
             self.prefixes.pop(id(scope), None)
         model = self.model
-        model.symbols = [s for s in model.symbols if id(s) not in gone]
+        model.locals = [s for s in model.locals if id(s) not in gone]
         model.lambdas = [lam for lam in model.lambdas if not fscope.span[0] <= lam.span[0] < fscope.span[1]]
         model._by_key = None
         model.reference_builder, model._references = self.references, []   # read again when asked
@@ -505,8 +515,8 @@ class _Builder:
             symbol = self.add(scope, Symbol(name, name, TYPE, (node.start_byte, node.end_byte),
                                             (name_node.start_byte, name_node.end_byte), scope, definition=True,
                                             template=template, qualified=self.qualified(scope, name)))
-        if _has_virtual(body) or any(self.text(b) in self.polymorphic for b in _bases(node)):
-            self.polymorphic.add(name)
+        if (_has_virtual(body) or any(self.text(b) in self.polymorphic for b in _bases(node))) and not self.in_body:
+            self.polymorphic.add(name)   # (a local class: known in its body only)
             if symbol is not None:
                 symbol.polymorphic = True
         cscope = Scope("class", name, (body.start_byte, body.end_byte), scope, symbol=symbol)

@@ -21,10 +21,11 @@ F, the same), so every rule would find the same: the findings are kept. The serv
 padded text (padding.py): the edit takes its room from the line's spare blanks, so nothing after
 the line moves, and the directives, the block structure and the traces are kept as they are.
 The program model, declare target binding, variants and target regions are handed to the new
-context too, and the model reads F's body again when asked (FileModel.refresh_body); only the
-function's end may move, when its closing brace ends the edited line. Where the model cannot
-read the body again in place (a body declaring types or entities), the findings are kept on a
-new context whose structures are built again on demand. tests/test_procedure_edit.py checks
+context too, and the model reads F's body again when asked (FileModel.refresh_body: what a
+body declares is its own, FileModel.locals); only the function's end may move, when its closing
+brace ends the edited line. Where the call graph cannot read the body again in place (a body
+declaring entities: static locals, externs), the findings are kept on a new context whose
+structures are built again on demand. tests/test_procedure_edit.py checks
 all of it against fresh analyses on random edits.
 """
 from __future__ import annotations
@@ -41,10 +42,9 @@ from .rules import FileContext
 from .syntax import Document, LineIndex, Span, parse_from
 
 _FUNCTION = "function_definition"
-# Words of declarations whose reading the C model remembers beyond the body (type tags, typedef
-# names, classes with virtual members) or that make an entity of the program (static locals,
-# extern declarations): a body that spells one is not read again in place.
-_TYPES = (b"struct", b"class", b"union", b"typedef", b"enum", b"static", b"extern")
+# Words of declarations that make an entity of the program (static locals, extern declarations):
+# the call graph keeps a body that spells one from being read again in place.
+_ENTITIES = (b"static", b"extern")
 _BLANKS = re.compile(rb"(?:\s|/\*.*?\*/|//[^\n]*)*", re.DOTALL)
 
 
@@ -121,7 +121,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     # Nothing outside the body moved but (when its closing brace ends the edited line) the end of
     # the function: the structures are kept, the model reads the body again.
     if (body[1] > pad_start or not src[body[1]:pad_start].strip()) \
-            and not any(w in src[body[0]:body[1]] or w in new_src[body[0]:edit.offset(body[1], False)] for w in _TYPES):
+            and not any(w in src[body[0]:body[1]] or w in new_src[body[0]:edit.offset(body[1], False)] for w in _ENTITIES):
         kept = _kept(old, ctx, document, function, node, edit)
         if kept is not None:
             return kept, padding.consumed(k, delta)

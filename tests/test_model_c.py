@@ -1,7 +1,11 @@
 """The C/C++ program model: declarations, scopes, storage, linkage, lambdas, references."""
 from __future__ import annotations
 
-from omp_lsp.analysis import Document, Language, analyze
+from collections.abc import Callable
+
+import pytest
+
+from omp_lsp.analysis import Document, Language, Options, analyze
 from omp_lsp.analysis.model import (
     AUTOMATIC,
     FIELD,
@@ -165,11 +169,14 @@ def test_the_declarator_nearest_the_name_decides_function_or_variable() -> None:
     assert one(m, "cb").kind == FIELD
 
 
-def test_names_index_follows_bodies_read_later() -> None:
-    m = model("void f(void) { static int hidden = 1; (void)hidden; }\n", Language.C)
-    assert m.named("hidden") == []   # bodies are read on demand
+def test_file_wide_lookups_do_not_depend_on_the_bodies_read() -> None:
+    m = model("void f(void) { static int hidden = 1; (void)hidden; }\nint shown;\n", Language.C)
+    assert m.named("hidden") == [] and [s.name for s in m.symbols] == ["f", "shown"]   # bodies unread
     m.expand()
-    assert [s.kind for s in m.named("hidden")] == [VARIABLE]
+    assert m.named("hidden") == [] and [s.name for s in m.symbols] == ["f", "shown"]   # read: the same
+    assert [s.name for s in m.locals] == ["hidden"]   # what the body declares is its own
+    assert [s.name for s in m.every_symbol()] == ["f", "hidden", "shown"]
+    assert [s.name for s in m.visible("hidden", m.every_symbol()[1].name_span[1] + 10)] == ["hidden"]
 
 
 def test_includes_say_which_headers_may_declare_the_programs_own_names() -> None:
@@ -178,3 +185,38 @@ def test_includes_say_which_headers_may_declare_the_programs_own_names() -> None
     assert [(i.header, i.system) for i in m.includes] == [("omp.h", True), ("kernels.h", False), ("", False)]
     assert m.user_includes()
     assert not m.user_includes(0, src.index('#include "'))   # only <omp.h> before that point
+
+
+# Sources whose findings once depended on which function bodies the model had read before a rule
+# ran (a local class's members as region candidates, a block-scope declaration as an overload or a
+# declaration before the directive, a local class as a known type): the same whatever was read.
+READ_ORDER_SOURCES = [
+    (Language.CPP, "void a1() {}\nvoid helper() {\n  struct Cmp { void m1() {} void m2() {} void m3() {} };\n}\n"
+     "#pragma omp begin declare target device_type(nohost)\nvoid dev() {\n  #pragma omp target\n  { }\n}\n"
+     "#pragma omp end declare target\n"),
+    (Language.CPP, "namespace ns {\n  void f() { int x = 0; (void)x; }\n}\n#pragma omp declare target(ns::x)\n"),
+    (Language.CPP, "int f(int);\nvoid g() { int f(double); }\n#pragma omp declare target(f)\n"),
+    (Language.CPP, "#pragma omp declare target(counter)\nvoid g() { struct Local { int counter; }; }\n"),
+    (Language.C, "void v(int);\nvoid g(void) { void base(int); base(1); }\n"
+     "#pragma omp declare variant(v) match(construct={dispatch})\nvoid base(int);\n"),
+    (Language.CPP, '#include "buf.h"\nvoid helper() { struct Buffer { int x; }; }\nvoid kernel() { Buffer b;\n'
+     "  #pragma omp target is_device_ptr(b)\n  { }\n}\n"),
+    (Language.CPP, "#include <omp.h>\nvoid helper() { struct Impl { void run(); }; }\n"
+     "#pragma omp declare variant(Impl::run) match(construct={dispatch})\nvoid base();\n"),
+]
+
+
+@pytest.mark.parametrize("language, source", READ_ORDER_SOURCES)
+def test_findings_do_not_depend_on_the_bodies_read_before(language: Language, source: str) -> None:
+    from omp_lsp.analysis.rules import FileContext, run_rules
+    base = analyze(Document(source, language), Options())
+    assert base.context is not None
+
+    def findings(read: Callable[[FileContext], object]) -> list[tuple[str, tuple[int, int], str]]:
+        ctx = FileContext(base.document, base.directives, base.structure, base.context.version, "",
+                          base.context.macros)
+        read(ctx)
+        return sorted((f.code, f.span, f.message) for f in run_rules(ctx).findings)
+    lazy = findings(lambda ctx: None)
+    assert findings(lambda ctx: ctx.model.expand()) == lazy
+    assert findings(lambda ctx: [ctx.model.expand(s.span) for s in reversed(ctx.model.root.children)]) == lazy

@@ -765,9 +765,8 @@ def _inaccessible(ctx: FileContext, model: FileModel, name: str, span: Span, off
                   base: str | None) -> Finding | None:
     if ctx.model.user_includes():
         return None  # a header of the project may declare it before the directive
-    # every declaration of the name, function bodies included (model.named indexes what was read
-    # before the bodies were expanded)
-    elsewhere = [s for s in model.symbols if s.key == name]
+    # every declaration of the name, function bodies included
+    elsewhere = [s for s in model.every_symbol() if s.key == name]
     where = f"at a call of '{base}'" if base else "where the region's functions are called"
     later = next((s for s in elsewhere if s.name_span[0] >= offset and s.scope.kind in ("file", "namespace")
                   and s.kind == VARIABLE), None)
