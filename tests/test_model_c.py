@@ -4,7 +4,6 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import pytest
-
 from omp_lsp.analysis import Document, Language, Options, analyze
 from omp_lsp.analysis.model import (
     AUTOMATIC,
@@ -191,18 +190,18 @@ def test_includes_say_which_headers_may_declare_the_programs_own_names() -> None
 # ran (a local class's members as region candidates, a block-scope declaration as an overload or a
 # declaration before the directive, a local class as a known type): the same whatever was read.
 READ_ORDER_SOURCES = [
-    (Language.CPP, "void a1() {}\nvoid helper() {\n  struct Cmp { void m1() {} void m2() {} void m3() {} };\n}\n"
+    (Language.CPP, ("void a1() {}\nvoid helper() {\n  struct Cmp { void m1() {} void m2() {} void m3() {} };\n}\n"
      "#pragma omp begin declare target device_type(nohost)\nvoid dev() {\n  #pragma omp target\n  { }\n}\n"
-     "#pragma omp end declare target\n"),
+     "#pragma omp end declare target\n")),
     (Language.CPP, "namespace ns {\n  void f() { int x = 0; (void)x; }\n}\n#pragma omp declare target(ns::x)\n"),
     (Language.CPP, "int f(int);\nvoid g() { int f(double); }\n#pragma omp declare target(f)\n"),
     (Language.CPP, "#pragma omp declare target(counter)\nvoid g() { struct Local { int counter; }; }\n"),
-    (Language.C, "void v(int);\nvoid g(void) { void base(int); base(1); }\n"
-     "#pragma omp declare variant(v) match(construct={dispatch})\nvoid base(int);\n"),
-    (Language.CPP, '#include "buf.h"\nvoid helper() { struct Buffer { int x; }; }\nvoid kernel() { Buffer b;\n'
-     "  #pragma omp target is_device_ptr(b)\n  { }\n}\n"),
-    (Language.CPP, "#include <omp.h>\nvoid helper() { struct Impl { void run(); }; }\n"
-     "#pragma omp declare variant(Impl::run) match(construct={dispatch})\nvoid base();\n"),
+    (Language.C, ("void v(int);\nvoid g(void) { void base(int); base(1); }\n"
+     "#pragma omp declare variant(v) match(construct={dispatch})\nvoid base(int);\n")),
+    (Language.CPP, ('#include "buf.h"\nvoid helper() { struct Buffer { int x; }; }\nvoid kernel() { Buffer b;\n'
+     "  #pragma omp target is_device_ptr(b)\n  { }\n}\n")),
+    (Language.CPP, ("#include <omp.h>\nvoid helper() { struct Impl { void run(); }; }\n"
+     "#pragma omp declare variant(Impl::run) match(construct={dispatch})\nvoid base();\n")),
 ]
 
 
