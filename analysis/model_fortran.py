@@ -14,7 +14,7 @@ from bisect import bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from .directives.fortran_blocks import Statement, statements
+from .directives.fortran_blocks import Statement, fixed_comment_line, statements
 from .directives.source import split_fortran_comment
 from .model import (
     AUTOMATIC,
@@ -163,7 +163,7 @@ def _segments(src: bytes, st: Statement, fixed: bool) -> list[tuple[int, int]]:
         e = n if e < 0 else e
         line = src[pos:e].rstrip(b"\r")
         if fixed:
-            if line.strip() and line[:1] not in b"cC*!#":
+            if not fixed_comment_line(line):
                 code = line[6:72]
                 code = code[:split_fortran_comment(code)].rstrip()
                 segs.append((text_off, pos + 6))

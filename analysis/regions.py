@@ -496,6 +496,10 @@ def _top_level_parts(text: bytes) -> list[bytes]:
 def _code_pieces(src: bytes, st: Statement, fixed: bool) -> Iterator[tuple[int, bytes]]:
     """(source offset, code) of each line of a Fortran statement: lower case, comments cut,
     character literals blanked (a literal continued onto the next line stays open)."""
+    from .directives.fortran_blocks import (
+        fixed_comment_line,  # Fortran only: loaded when needed
+    )
+
     pos = src.rfind(b"\n", 0, st.start) + 1
     quote = 0
     first = True
@@ -504,7 +508,7 @@ def _code_pieces(src: bytes, st: Statement, fixed: bool) -> Iterator[tuple[int, 
         end = len(src) if end < 0 else end
         line = src[pos:end].rstrip(b"\r")
         if fixed:
-            if line.strip() and line[:1] not in b"cC*!#":
+            if not fixed_comment_line(line):
                 code = line[6:72]
                 code, quote = _blank(code[:_comment_cut(code, quote)].lower(), quote)
                 yield pos + 6, code

@@ -170,3 +170,12 @@ def test_position_log_moves_both_ways() -> None:
     assert [log.to_old(x) for x in (5, 11, 12, 17, 20, 21, 28)] == [5, 10, 10, 15, 18, 23, 30]
     assert Counter(log.to_old(log.to_new(x)) for x in range(40) if not 18 <= x < 23) == \
         Counter(x for x in range(40) if not 18 <= x < 23)
+
+
+def test_a_fixed_form_line_of_blanks_and_a_comment_is_a_comment_line() -> None:
+    """`!` after blanks in columns 1-5 starts a comment: the line changes nothing (it was read as a
+    statement labelled `!`, which ended the file's declare target at file scope)."""
+    from omp_lsp.analysis.check import analyze
+    for extra in ("", "\n !", "\n    ! note\n", "\n      ! note\n"):
+        found = analyze(Document("C$OMP DECLARE TARGET" + extra, Language.FORTRAN_FIXED)).findings
+        assert [f.code for f in found] == ["OMP152"]

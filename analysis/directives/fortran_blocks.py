@@ -80,6 +80,15 @@ def _free_statements(src: bytes) -> list[Statement]:
     return out
 
 
+def fixed_comment_line(line: bytes) -> bool:
+    """Whether a fixed-form line (without its line end) is a comment line: blank, C, c, *, ! or #
+    in column 1, or nothing but a `!` comment (a `!` in column 6 marks a continuation instead)."""
+    if not line.strip() or line[:1] in b"cC*!#":
+        return True
+    code = line.lstrip(b" \t")
+    return code[:1] == b"!" and len(line) - len(code) != 5
+
+
 def _fixed_statements(src: bytes) -> list[Statement]:
     out: list[Statement] = []
     parts: list[bytes] = []
@@ -90,7 +99,7 @@ def _fixed_statements(src: bytes) -> list[Statement]:
         here = line_start
         line_start += len(raw) + 1
         line = raw.rstrip(b"\r")
-        if not line.strip() or line[:1] in b"cC*!" or line[:1] == b"#":
+        if fixed_comment_line(line):
             continue
         code = line[6:72]
         code = code[:split_fortran_comment(code)].rstrip()
