@@ -39,7 +39,6 @@ from .rules import (
     Rule,
     RuleTrace,
     active_rules,
-    body_reads,
     body_words,
     run_rule,
 )
@@ -112,6 +111,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     document._tree = doc._tree   # the same structure; the model's nodes are this tree's
     document.stale_tree = True
+    document.tree_source = doc.tree_source if doc.stale_tree else doc.source
     bound = None
     if d.name == BEGIN_DECLARE_TARGET and changed and ctx._binding is not None:
         # a region's marks: bound afresh (on the old context's model, before anything is handed on)
@@ -149,6 +149,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     problems = list(trace.problems)
     problems[i] = problems2
 
+    handed = context._model   # (built while the rules run again when it is None)
+    mark = handed.read_mark() if handed is not None else 0
     traces: dict[Rule, RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r)
@@ -168,16 +170,20 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
                             conclude(findings, document, directives, trace.options), errors, context,
                             AnalysisTrace(trace.options, problems, traces, trace.starts,
                                           Succession(ctx, id(d), id(d2), changed, rebuilt),
-                                          _bodies_read(trace.bodies, body_reads(context)),
+                                          _bodies_read(trace.bodies, context, mark),
                                           trace.words | body_words(context),
                                           context._model.expanded() if context._model is not None else trace.expanded))
     return analysis, padding.consumed(k, delta)
 
 
-def _bodies_read(before: list[Span] | None, now: list[Span] | None) -> list[Span] | None:
-    """What the kept rules read of function bodies and what the model handed on has read since
-    (the rules run again may have read any of it)."""
-    return None if before is None or now is None else before + now
+def _bodies_read(before: list[Span] | None, context: FileContext, mark: int) -> list[Span] | None:
+    """What the kept rules read of function bodies and what the rules run again read (from
+    `mark` of the model's record on; the structures built again read only around directives)."""
+    if before is None or context.__dict__.get("_read_all"):
+        return None
+    model = context._model
+    now = model.reads_since(mark) if model is not None else []
+    return None if now is None else before + now
 
 
 def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:

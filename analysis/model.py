@@ -12,6 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from .directives import nodes as _nodes
 from .records import dataclass, deferred, field
 from .syntax import Language, Span
 
@@ -239,6 +240,7 @@ class FileModel:
     def references(self) -> list[Reference]:
         """Every reference, in source order. A builder may defer them (C walks every body
         only when a rule or the propagation engine asks)."""
+        _note(self.root, None)
         if self.reference_builder is not None:
             builder, self.reference_builder = self.reference_builder, None
             self.read_everything()
@@ -285,6 +287,8 @@ class FileModel:
             inner = _child_at(scope, offset)
             if inner is None:
                 return scope
+            if inner.kind == "function":
+                _note(self.root, inner.span)   # a look inside a body (read before or not)
             scope = inner
 
     def visible(self, key: str, offset: int, *, before: bool = True) -> list[Symbol]:
@@ -306,7 +310,7 @@ class FileModel:
         inside `span`, or None when there is none or the builder cannot tell."""
         if self.use_finder is None:
             return None
-        self.root.__dict__.setdefault("_read", []).append(span)
+        _note(self.root, span, always=True)
         return self.use_finder(symbol, span)
 
     # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
@@ -314,14 +318,27 @@ class FileModel:
     def read_everything(self) -> None:
         """Record that every body was read (all references: the builder walks them all)."""
         self.root.__dict__["_read_all"] = True
+        _note(self.root, None)
 
     def body_reads(self) -> list[Span] | None:
         """The spans of function bodies read so far (deferred bodies expanded, spans searched for
         a first use), or None when every body was read. A builder that reads every body at once
         (Fortran) has every span of the file read."""
-        if self.root.__dict__.get("_read_all") or not self.defers_bodies:
+        read = self.root.__dict__.get("_read", [])
+        if self.root.__dict__.get("_read_all") or not self.defers_bodies or None in read:
             return None
-        return [*self.expanded(), *self.root.__dict__.get("_read", ())]
+        return [*self.expanded(), *read]
+
+    def read_mark(self) -> int:
+        """Where the record of looks inside bodies stands (see `reads_since`)."""
+        return len(self.root.__dict__.get("_read", ()))
+
+    def reads_since(self, mark: int) -> list[Span] | None:
+        """The spans of the bodies rules looked inside since `read_mark` returned `mark`
+        (None: all of them). Rules look inside through scope_at, expand, references and
+        first_use; named() and symbols hold no body's declarations."""
+        read = self.root.__dict__.get("_read", [])[mark:]
+        return None if None in read else list(read)
 
     def reads_bodies_again(self, function: Span) -> bool:
         """Whether `refresh_body` can read the body of the function defined at `function` again."""
@@ -369,6 +386,7 @@ class FileModel:
         Until then a deferred scope has no children and only its parameters as symbols;
         `scope_at` and `visible` expand what they pass through by themselves.
         """
+        _note(self.root, span)
         todo = [self.root]
         while todo:
             scope = todo.pop()
@@ -388,6 +406,13 @@ def defer(scope: Scope, reader: Callable[[], None]) -> None:
     scope.__dict__["_deferred"] = reader
 
 
+def _note(root: Scope, span: Span | None, always: bool = False) -> None:
+    """Record a look inside the bodies overlapping `span` (None: all of them) while rules run
+    (the call graph's many lookups are not theirs), or `always`: FileModel.body_reads."""
+    if always or _nodes.READS is not None:
+        root.__dict__.setdefault("_read", []).append(span)
+
+
 def _expand(scope: Scope) -> None:
     reader = scope.__dict__.pop("_deferred", None)
     if reader is not None:
@@ -395,6 +420,7 @@ def _expand(scope: Scope) -> None:
         while root.parent is not None:
             root = root.parent
         root.__dict__.setdefault("_expanded", []).append(scope.span)   # see FileModel.body_reads
+        _note(root, scope.span)
         reader()
 
 

@@ -39,7 +39,7 @@ from .directives.structure import association, c_structure_moved
 from .padding import Padding
 from .records import replace
 from .rules import FileContext
-from .syntax import Document, LineIndex, Span, parse_from
+from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 
 _FUNCTION = "function_definition"
 # Words of declarations that make an entity of the program (static locals, extern declarations):
@@ -91,8 +91,10 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     line's spare blanks taking up the difference, and the padding then; None when the edit is
     not one this can keep the analysis for."""
     trace, ctx, doc = old.trace, old.context, old.document
-    if trace is None or ctx is None or trace.bodies is None or old.internal_errors \
-            or doc.language.is_fortran or doc.stale_tree or doc._tree is None:
+    if trace is None or ctx is None or trace.bodies is None or old.internal_errors or doc.language.is_fortran:
+        return None
+    refresh_tree(doc)   # (after an edit of a directive: the tree of the text before it)
+    if doc.stale_tree or doc._tree is None:
         return None
     src = doc.source
     if any(c in text for c in b"\r\n") or any(c in src[start:old_end] for c in b"\r\n"):

@@ -285,9 +285,10 @@ class Document:
         self.lines = lines if lines is not None else LineIndex(self.source)
         self._tree: tree_sitter.Tree | None = None
         self.last_change: ByteEdit | None = None   # what the last `apply` did
-        # `_tree` was parsed from another text of the same structure (directive_edit hands it on:
-        # the program model's nodes are its nodes); it is no base for `parse_from`
+        # `_tree` was parsed from another text of the same structure, `tree_source` (directive_edit
+        # hands it on: the program model's nodes are its nodes); see `refresh_tree`
         self.stale_tree = False
+        self.tree_source: bytes | None = None
 
     def snapshot(self) -> "Document":
         """A copy that later edits of this document leave alone (an analysis keeps the text it read)."""
@@ -347,6 +348,26 @@ class Document:
         return self.source[span[0]:span[1]].decode("utf-8", "replace")
 
 
+def refresh_tree(document: Document) -> None:
+    """Give a document whose tree is stale the tree of its own text: the stale one edited where
+    the texts differ (inside directive lines) and reparsed, or (with syntax errors, see
+    parse_from) a fresh parse. The old tree stays with whoever holds its nodes."""
+    if not document.stale_tree or document._tree is None or document.tree_source is None:
+        return
+    parser = parser_for(document.language)
+    if parser is None:
+        return
+    old, new = document.tree_source, document.source
+    start, old_end, new_end = changed_span(old, new)
+    tree = document._tree.copy()
+    points = LineIndex(old) if old_end != new_end else document.lines   # (same lines: same points)
+    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=points.point(start),
+              old_end_point=points.point(old_end), new_end_point=document.lines.point(new_end))
+    reparsed = parser.parse(new, tree)
+    document._tree = reparsed if not reparsed.root_node.has_error else parser.parse(new)
+    document.stale_tree, document.tree_source = False, None
+
+
 def parse_from(document: Document, previous: Document) -> None:
     """Give `document` (not parsed yet) its tree by reparsing `previous`'s incrementally: the two
     texts differ in one span, found from their common start and end. A whole-file analysis after
@@ -354,6 +375,7 @@ def parse_from(document: Document, previous: Document) -> None:
     no tree of its own text, and a tree with syntax errors is not kept (the document is then parsed
     afresh when read): tree-sitter's error recovery can end differently when it reuses old nodes,
     and the analysis must read what a fresh parse reads."""
+    refresh_tree(previous)
     if document._tree is not None or previous._tree is None or previous.stale_tree \
             or previous.language is not document.language:
         return

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from omp_lsp.analysis import Language, Options
 from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import FileAnalysis
+from omp_lsp.analysis.directive_edit import reanalyse as directive_reanalyse
 from omp_lsp.analysis.padding import Padding, pad
 from omp_lsp.analysis.procedure_edit import reanalyse
 from omp_lsp.analysis.syntax import language_for_path
@@ -133,6 +134,20 @@ def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.D
     analysis = _analysis(padded, Language.C, Options())
     _, graph, cross = _with_cross_file(analysis, Options())
     for _ in range(data.draw(st.integers(min_value=1, max_value=6), label="edits")):
+        pragmas = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"#pragma") and b")" in line]
+        if pragmas and data.draw(st.booleans(), label="a directive first"):
+            # typed inside a directive (directive_edit), then the body edits go on from there
+            k = data.draw(st.sampled_from(pragmas), label="directive")
+            at = sum(len(x) + 1 for x in real.split(b"\n")[:k]) + real.split(b"\n")[k].rindex(b")")
+            typed = data.draw(st.sampled_from([" ", "1", "x"]), label="typed in it").encode()
+            real = real[:at] + typed + real[at:]
+            redone = directive_reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
+            if redone is None:
+                padded, padding = pad(real, Language.C)
+                analysis = _analysis(padded, Language.C, Options())
+            else:
+                analysis, padding = redone
+            _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
         lines = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"  ") and b"#" not in line]
         if not lines:
             return
@@ -149,7 +164,7 @@ def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.D
             analysis = _analysis(padded, Language.C, Options())
             _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
             continue
-        event("kept")
+        event("kept" if analysis.trace is None or analysis.trace.succession is None else "kept after a directive edit")
         analysis, padding = done
         assert _unpadded(analysis.document.source, padding) == real
         fresh = _analysis(analysis.document.source, Language.C, Options())
