@@ -357,14 +357,11 @@ def refresh_tree(document: Document) -> None:
     parser = parser_for(document.language)
     if parser is None:
         return
-    old, new = document.tree_source, document.source
-    start, old_end, new_end = changed_span(old, new)
-    tree = document._tree.copy()
-    points = LineIndex(old) if old_end != new_end else document.lines   # (same lines: same points)
-    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=points.point(start),
-              old_end_point=points.point(old_end), new_end_point=document.lines.point(new_end))
-    reparsed = parser.parse(new, tree)
-    document._tree = reparsed if not reparsed.root_node.has_error else parser.parse(new)
+    old = document.tree_source
+    # (the texts have the same lines unless their lengths differ)
+    reparsed = _reparsed(parser, document._tree, old, LineIndex(old) if len(old) != len(document.source)
+                         else document.lines, document)
+    document._tree = reparsed if not reparsed.root_node.has_error else parser.parse(document.source)
     document.stale_tree, document.tree_source = False, None
 
 
@@ -382,14 +379,19 @@ def parse_from(document: Document, previous: Document) -> None:
     parser = parser_for(document.language)
     if parser is None:
         return
-    old, new = previous.source, document.source
-    start, old_end, new_end = changed_span(old, new)
-    tree = previous._tree.copy()
-    tree.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=previous.lines.point(start),
-              old_end_point=previous.lines.point(old_end), new_end_point=document.lines.point(new_end))
-    reparsed = parser.parse(new, tree)
+    reparsed = _reparsed(parser, previous._tree, previous.source, previous.lines, document)
     if not reparsed.root_node.has_error:
         document._tree = reparsed
+
+
+def _reparsed(parser: tree_sitter.Parser, tree: tree_sitter.Tree, old: bytes, old_lines: LineIndex,
+              document: Document) -> tree_sitter.Tree:
+    """`tree` (of the text `old`) edited where `document`'s text differs from it, and reparsed."""
+    start, old_end, new_end = changed_span(old, document.source)
+    edited = tree.copy()
+    edited.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=old_lines.point(start),
+                old_end_point=old_lines.point(old_end), new_end_point=document.lines.point(new_end))
+    return parser.parse(document.source, edited)
 
 
 def changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
