@@ -52,6 +52,12 @@ class AnalysisTrace:
     # The function bodies the program model had read when the rules were done, in order.
     expanded: list[Span] = field(default_factory=list)
 
+    def directive_starts(self, directives: list[Directive]) -> list[int]:
+        """Where each directive starts (kept from edit to edit: edits keep the directives' places)."""
+        if self.starts is None:
+            self.starts = [d.span[0] for d in directives]
+        return self.starts
+
 
 @dataclass
 class Succession:

@@ -205,9 +205,7 @@ def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_i
 
 def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end: int) -> int | None:
     """The index of the directive whose span holds [start, end), after its first byte."""
-    if trace.starts is None:   # kept from edit to edit: the directives' places do not change
-        trace.starts = [d.span[0] for d in directives]
-    i = bisect_right(trace.starts, start) - 1
+    i = bisect_right(trace.directive_starts(directives), start) - 1
     if i < 0:
         return None
     span = directives[i].span

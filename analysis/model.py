@@ -212,8 +212,8 @@ class FileModel:
         # a builder that can skip names the asker does not want (see references_named)
         self.filtered_builder: Callable[[Callable[[str], bool]], list[Reference]] | None = None
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
-        self.defers_bodies = False   # function bodies are read when asked for (C/C++)
-        # (document, function scope, its tree node) -> None: the builder reads the body again
+        # (document, function scope, its tree node) -> None: a builder that reads bodies when
+        # asked (C/C++) reads one again
         self.body_reader: Callable[[Document, Scope, object], None] | None = None
 
     def release(self) -> None:
@@ -240,10 +240,9 @@ class FileModel:
     def references(self) -> list[Reference]:
         """Every reference, in source order. A builder may defer them (C walks every body
         only when a rule or the propagation engine asks)."""
-        _note(self.root, None)
+        _note(self.root, None)   # every body
         if self.reference_builder is not None:
             builder, self.reference_builder = self.reference_builder, None
-            self.read_everything()
             self._references = builder()
         return self._references
 
@@ -252,7 +251,7 @@ class FileModel:
         files may define): cheaper than `references` while those are not built, not cached."""
         if self.reference_builder is None or self.filtered_builder is None:
             return self.references
-        self.read_everything()
+        _note(self.root, None)   # every body
         return self.filtered_builder(keep)
 
     @references.setter
@@ -315,17 +314,11 @@ class FileModel:
 
     # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
     # the edited one) ----------------------------------------------------------------------
-    def read_everything(self) -> None:
-        """Record that every body was read (all references: the builder walks them all)."""
-        self.root.__dict__["_read_all"] = True
-        _note(self.root, None)
-
     def body_reads(self) -> list[Span] | None:
-        """The spans of function bodies read so far (deferred bodies expanded, spans searched for
-        a first use), or None when every body was read. A builder that reads every body at once
-        (Fortran) has every span of the file read."""
+        """The spans of the function bodies rules looked inside so far (see `_note`), or None when
+        every body was read (all references; a builder that reads every body at once: Fortran)."""
         read = self.root.__dict__.get("_read", [])
-        if self.root.__dict__.get("_read_all") or not self.defers_bodies or None in read:
+        if self.body_reader is None or None in read:
             return None
         return [*self.expanded(), *read]
 

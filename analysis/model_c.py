@@ -152,7 +152,6 @@ class _Builder:
         self.finish()
         self.model.reference_builder = self.references
         self.model.use_finder = self.first_use
-        self.model.defers_bodies = True
         self.model.body_reader = self.read_again
         return self.model
 

@@ -59,11 +59,6 @@ class Padding:
             return i
         return None
 
-    def moved(self, at: int, delta: int) -> Padding:
-        """The padding after the text from `at` on (no pad inside the edited text) moved by `delta`."""
-        i = bisect_left(self.starts, at)
-        return Padding(self.starts[:i] + [s + delta for s in self.starts[i:]], self.sizes, self.before)
-
     def typed(self, padded: bytes, start: int, old_end: int, text: bytes) -> tuple[bytes, int, int] | None:
         """The padded text with [start, old_end) replaced by `text` and the blanks of that line
         taking up the difference, the index of its pad, and the difference; None when the edit

@@ -280,10 +280,9 @@ def _near_directive(old: FileAnalysis, trace: AnalysisTrace, function: int, body
     """Whether a directive lies inside the function's body, or a construct right before the
     function (only blanks and comments between), which takes the whole function as its extent
     (a declarative directive there reads the function's declaration, not its body)."""
-    if trace.starts is None:
-        trace.starts = [d.span[0] for d in old.directives]
-    i = bisect_left(trace.starts, body[0])
-    if i < len(trace.starts) and trace.starts[i] < body[1]:
+    starts = trace.directive_starts(old.directives)
+    i = bisect_left(starts, body[0])
+    if i < len(starts) and starts[i] < body[1]:
         return True
     if i == 0 or association(old.directives[i - 1]) not in ("block", "loop", "statement"):
         return False
