@@ -286,7 +286,7 @@ class FileModel:
             inner = _child_at(scope, offset)
             if inner is None:
                 return scope
-            if inner.kind == "function":
+            if inner.kind == "function" and _nodes.READS is not None:   # (the call graph's: not noted)
                 _note(self.root, inner.span)   # a look inside a body (read before or not)
             scope = inner
 

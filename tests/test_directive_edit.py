@@ -84,11 +84,19 @@ def _with_cross_file(analysis: FileAnalysis, options: Options, graph: DeviceGrap
     return results[PATH], graph, trace
 
 
-def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options,
-                     other: FileAnalysis | None = None) -> None:
+def _afresh(real: bytes, language: Language, options: Options, graph: DeviceGraph | None = None,
+            cross: CrossFileTrace | None = None, other: FileAnalysis | None = None
+            ) -> tuple[FileAnalysis, Padding, DeviceGraph, CrossFileTrace]:
+    """The real text padded and analysed as the server does afresh, with the cross-file rules."""
     padded, padding = pad(real, language)
     analysis = _analysis(padded, language, options)
-    _, graph, cross = _with_cross_file(analysis, options, other=other)
+    _, graph, cross = _with_cross_file(analysis, options, graph, cross, other)
+    return analysis, padding, graph, cross
+
+
+def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options,
+                     other: FileAnalysis | None = None) -> None:
+    analysis, padding, graph, cross = _afresh(real, language, options, other=other)
     for _ in range(data.draw(st.integers(min_value=1, max_value=4), label="edits")):
         if not analysis.directives:
             event("no directive")
@@ -104,9 +112,7 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
         done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at + removed), typed)
         if done is None:
             event("analysed afresh")
-            padded, padding = pad(real, language)
-            analysis = _analysis(padded, language, options)
-            _, graph, cross = _with_cross_file(analysis, options, graph, cross, other)
+            analysis, padding, graph, cross = _afresh(real, language, options, graph, cross, other)
             continue
         event("one directive re-analysed")
         analysis, padding = done

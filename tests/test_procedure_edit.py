@@ -17,8 +17,17 @@ from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.directive_edit import reanalyse as directive_reanalyse
 from omp_lsp.analysis.padding import Padding, pad
 from omp_lsp.analysis.procedure_edit import reanalyse
+from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.syntax import language_for_path
-from test_directive_edit import PATH, SOURCES, _analysis, _unpadded, _with_cross_file
+from omp_lsp.analysis.workspace import CrossFileTrace
+from test_directive_edit import (
+    PATH,
+    SOURCES,
+    _afresh,
+    _analysis,
+    _unpadded,
+    _with_cross_file,
+)
 
 C_SOURCES = [p for p in SOURCES if language_for_path(str(p)) in (Language.C, Language.CPP)]
 # What people type in code: names, numbers, calls, declarations, and what breaks the syntax.
@@ -54,10 +63,24 @@ def _bodies(analysis: FileAnalysis) -> list[tuple[int, int]]:
     return sorted(out)
 
 
+def _kept_is_fresh(analysis: FileAnalysis, padding: Padding, real: bytes, language: Language, options: Options,
+                   graph: DeviceGraph, cross: CrossFileTrace) -> tuple[FileAnalysis, DeviceGraph, CrossFileTrace]:
+    """A kept analysis of `real` against a fresh one: the text, the findings, the cross-file
+    findings, and the file graph the device graph was updated with (from the last one:
+    call_graph.graph_after_edit); the fresh analysis, and the device graph and trace now."""
+    assert _unpadded(analysis.document.source, padding) == real
+    fresh = _analysis(analysis.document.source, language, options)
+    assert analysis.findings == fresh.findings
+    result, graph, cross = _with_cross_file(analysis, options, graph, cross)
+    fresh_result, _, _ = _with_cross_file(fresh, options)
+    assert result.findings == fresh_result.findings
+    assert fresh.context is not None
+    assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
+    return fresh, graph, cross
+
+
 def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: Options) -> None:
-    padded, padding = pad(real, language)
-    analysis = _analysis(padded, language, options)
-    _, graph, cross = _with_cross_file(analysis, options)
+    analysis, padding, graph, cross = _afresh(real, language, options)
     for _ in range(data.draw(st.integers(min_value=1, max_value=5), label="edits")):
         bodies = _bodies(analysis)
         if not bodies:
@@ -73,26 +96,17 @@ def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: 
         done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at + removed), typed)
         if done is None:
             event("analysed afresh")
-            padded, padding = pad(real, language)
-            analysis = _analysis(padded, language, options)
-            _, graph, cross = _with_cross_file(analysis, options, graph, cross)
+            analysis, padding, graph, cross = _afresh(real, language, options, graph, cross)
             continue
         kept_structures = analysis.context is not None and analysis.context._model is None
         analysis, padding = done
         event("kept, structures too" if kept_structures and analysis.context is not None
               and analysis.context._model is not None else "kept")
-        assert _unpadded(analysis.document.source, padding) == real
-        fresh = _analysis(analysis.document.source, language, options)
-        assert analysis.findings == fresh.findings
+        fresh, graph, cross = _kept_is_fresh(analysis, padding, real, language, options, graph, cross)
         assert analysis.internal_errors == fresh.internal_errors == []
         assert analysis.directives == fresh.directives
         assert analysis.context is not None and fresh.context is not None
         assert file_graph(analysis.context).signature() == file_graph(fresh.context).signature()
-        result, graph, cross = _with_cross_file(analysis, options, graph, cross)
-        fresh_result, _, _ = _with_cross_file(fresh, options)
-        assert result.findings == fresh_result.findings
-        # the graph the device graph was updated with (from the last one: call_graph.graph_after_edit)
-        assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
 
 
 @settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None,
@@ -130,9 +144,7 @@ CALM = ["1", "x", " ", "+ 1", "y", "n", "helper(n) + ", "host_only(1) + ", "tabl
 def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.DataObject) -> None:
     text = "".join(data.draw(st.lists(st.sampled_from(LINES), min_size=1, max_size=12), label="document"))
     real = text.encode()
-    padded, padding = pad(real, Language.C)
-    analysis = _analysis(padded, Language.C, Options())
-    _, graph, cross = _with_cross_file(analysis, Options())
+    analysis, padding, graph, cross = _afresh(real, Language.C, Options())
     for _ in range(data.draw(st.integers(min_value=1, max_value=6), label="edits")):
         pragmas = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"#pragma") and b")" in line]
         if pragmas and data.draw(st.booleans(), label="a directive first"):
@@ -143,11 +155,10 @@ def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.D
             real = real[:at] + typed + real[at:]
             redone = directive_reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
             if redone is None:
-                padded, padding = pad(real, Language.C)
-                analysis = _analysis(padded, Language.C, Options())
+                analysis, padding, graph, cross = _afresh(real, Language.C, Options(), graph, cross)
             else:
                 analysis, padding = redone
-            _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+                _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
         lines = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"  ") and b"#" not in line]
         if not lines:
             return
@@ -160,20 +171,11 @@ def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.D
         done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
         if done is None:
             event("analysed afresh")
-            padded, padding = pad(real, Language.C)
-            analysis = _analysis(padded, Language.C, Options())
-            _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+            analysis, padding, graph, cross = _afresh(real, Language.C, Options(), graph, cross)
             continue
         event("kept" if analysis.trace is None or analysis.trace.succession is None else "kept after a directive edit")
         analysis, padding = done
-        assert _unpadded(analysis.document.source, padding) == real
-        fresh = _analysis(analysis.document.source, Language.C, Options())
-        assert analysis.findings == fresh.findings
-        result, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
-        fresh_result, _, _ = _with_cross_file(fresh, Options())
-        assert result.findings == fresh_result.findings
-        assert fresh.context is not None
-        assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
+        _, graph, cross = _kept_is_fresh(analysis, padding, real, Language.C, Options(), graph, cross)
 
 
 SOURCE = """\
