@@ -59,7 +59,6 @@ REBUILT = {"declare target": frozenset({"binding"}), BEGIN_DECLARE_TARGET: froze
 
 # Structures built on demand that stay valid for the new text (the rest is rebuilt when read).
 _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
-_KEPT_ATTRIBUTES = ("_model", "_binding", "_variants")   # set in FileContext.__post_init__
 
 
 def shape(d: Directive) -> tuple:
@@ -277,12 +276,8 @@ def _hand_over(old: FileContext, new: FileContext, rebuilt: frozenset[str]) -> N
         if key in old.__dict__:
             if key[1:] in rebuilt:
                 continue
-            value = old.__dict__[key]
+            value = old.give_up(key)
             if key == "_file_graph" and rebuilt:
                 new.__dict__["_file_graph_base"] = (value, rebuilt)
             else:
                 new.__dict__[key] = value
-            if key in _KEPT_ATTRIBUTES:
-                old.__dict__[key] = None
-            else:
-                del old.__dict__[key]

@@ -193,13 +193,8 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     if model is not None:
         model.refresh_body(document, function, node)
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
-    for key, value in list(ctx.__dict__.items()):
-        if key.startswith("_") and key not in _NOT_KEPT and key in ctx.__dict__:
-            context.__dict__[key] = value
-            if key in ("_model", "_binding", "_variants"):
-                ctx.__dict__[key] = None   # the old context then releases only what is its own
-            else:
-                del ctx.__dict__[key]
+    for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in _NOT_KEPT]:
+        context.__dict__[key] = ctx.give_up(key)
     # the call graph reads that body again and keeps the rest (call_graph.graph_after_edit)
     body = node.child_by_field_name("body")  # type: ignore[attr-defined]
     inside = (body.start_byte + 1, body.end_byte - 1)

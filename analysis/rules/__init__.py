@@ -52,6 +52,16 @@ class FileContext:
         self._binding: Binding | None = None
         self._variants: Variants | None = None
 
+    def give_up(self, key: str) -> object:
+        """Take a structure built on demand (`_model`, `_regions` ...) from this context for a
+        successor: this context then releases only what is still its own."""
+        value = self.__dict__[key]
+        if key in ("_model", "_binding", "_variants"):   # set in __post_init__
+            self.__dict__[key] = None
+        else:
+            del self.__dict__[key]
+        return value
+
     def release(self) -> None:
         """Drop what was built on demand, breaking its reference cycles (the model's scopes and
         symbols, readers that hold this context): an analysis no longer wanted is then freed at
