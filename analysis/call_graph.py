@@ -11,6 +11,7 @@ tells it what an edit changed.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -107,7 +108,9 @@ class FileGraph:
     line_of: Callable[[int], int] | None = None   # byte offset -> 0-based line
     keys: dict[int, str] = field(default_factory=dict)   # id(symbol) -> entity key, for this file's symbols
     # C/C++: edges[:a] come from names, edges[a:b] from member calls, edges[b:] declare static
-    # locals; the first two in source order (graph_after_edit reads one function's share again)
+    # locals; the first two in source order (graph_after_edit reads one function's share again).
+    # Fortran: edges[:a] from names this file resolves (and calls), edges[a:b] from names other
+    # files may define, both in statement order (one statement's share is read again)
     parts: tuple[int, int] | None = None
 
     def key_of(self, symbol: Symbol) -> str | None:
@@ -199,7 +202,12 @@ def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: Fil
     (the caller builds the graph afresh). Only the two texts and trees are compared: making the
     model read a body would change how the builder resolves the names in it."""
     doc, old_doc = ctx.document, old_ctx.document
-    if old.fortran or old.parts is None or doc.language is not old_doc.language or doc.tree is None \
+    statement = ctx.__dict__.pop("_statement_read_again", None)
+    if old.fortran:
+        if statement is None or statement[0] is not old_ctx or old.parts is None:
+            return None
+        return _graph_after_statement_read_again(ctx, path, old, *statement[1:])
+    if old.parts is None or doc.language is not old_doc.language or doc.tree is None \
             or old_doc.stale_tree or old_doc.tree is None:
         return None
     read_again = ctx.__dict__.pop("_read_again", None)
@@ -279,6 +287,26 @@ def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, be
     graph.edges.extend(old.edges[b:])   # what static locals elsewhere declare
     builder.device_variants()
     graph.keys = {**old.keys, **{k: v for k, v in builder.keys.items() if v is not None}}
+    ctx.__dict__["_file_graph"] = graph
+    return graph
+
+
+def _graph_after_statement_read_again(ctx: FileContext, path: str, old: FileGraph, before: Span,
+                                      refs: list[Reference], unresolved: list[Reference]) -> FileGraph:
+    """The graph of `ctx`, made by statement_edit from `old`'s context with one execution-part
+    statement (`before`: its old span) read again, nothing else moved: `refs` and `unresolved`
+    are its references now; every other edge, and the declarations, marks and roots, are `old`'s."""
+    graph = FileGraph(path, True, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
+                      user_includes=old.user_includes, line_of=ctx.document.lines.line_of, keys=old.keys)
+    builder = _FortranBuilder(ctx, graph)
+    builder.programs()
+    a, b = old.parts  # type: ignore[misc]
+    spliced: list[list[Edge]] = []
+    for part, new in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges(refs, unresolved)):
+        at = bisect_left(part, before[0], key=lambda e: e.span[0])
+        spliced.append([*part[:at], *new, *part[bisect_left(part, before[1], at, key=lambda e: e.span[0]):]])
+    graph.edges = [*spliced[0], *spliced[1], *old.edges[b:]]
+    graph.parts = (len(spliced[0]), len(spliced[0]) + len(spliced[1]))
     ctx.__dict__["_file_graph"] = graph
     return graph
 
@@ -772,16 +800,21 @@ class _FortranBuilder(_Builder):
             return None
         return f"{self.graph.path}:{owner[0]}::{s.key}"
 
+    def programs(self) -> list[Scope]:
+        """The main programs, each now known as the unit of what it holds."""
+        found = [scope for scope in self.model.root.walk() if scope.kind == "program"]
+        for scope in found:
+            self.unit_keys[id(scope)] = (f"fortran-program:{scope.name.lower()}", scope.name)
+        return found
+
     def declarations(self) -> None:
         graph = self.graph
         commons: set[str] = set()
-        for scope in self.model.root.walk():
-            if scope.kind == "program":
-                key = f"fortran-program:{scope.name.lower()}"
-                self.unit_keys[id(scope)] = (key, scope.name)
-                graph.has_main = True
-                if scope.symbol is not None:
-                    graph.declared.append(Declared(key, scope.name, PROGRAM_ENTITY, scope.symbol, True))
+        for scope in self.programs():
+            graph.has_main = True
+            if scope.symbol is not None:
+                key = self.unit_keys[id(scope)][0]
+                graph.declared.append(Declared(key, scope.name, PROGRAM_ENTITY, scope.symbol, True))
         for s in self.model.symbols:
             key = self.key(s)
             if key is None:
@@ -839,42 +872,53 @@ class _FortranBuilder(_Builder):
 
     def references(self) -> None:
         graph = self.graph
-        resolved: dict[tuple[str, int], list[Symbol]] = {}
-        initial = [d for d in graph.declared if d.kind == VARIABLE_ENTITY and d.symbol.initialized
-                   and d.symbol.scope.kind in ("module", "submodule")]
         # only names of this file's procedures and static variables matter (calls and names from
         # other files' modules come anyway): the model need not resolve every local
         wanted = {s.key for s in self.model.symbols if self.key(s) is not None}
         refs = self.model.references_named(wanted.__contains__)
-        for ref in [*refs, *self.model.unresolved]:
-            placed = self.place(ref, initial)
-            if placed is None:
-                continue
-            if not ref.call and not all(s.complete for s in ref.scope.ancestors()):
-                continue   # the model is unsure of this unit's declarations: a local may hide the name
-            source, host, kind = placed
-            k = (ref.key, id(ref.scope))
-            if k not in resolved:
-                resolved[k] = list(self.lookup(self.ctx, ref.key, ref.scope).symbols)
-            hits = resolved[k]
-            if not hits:
-                if not ref.call and self.renamed(ref.scope):
-                    continue   # `use m, only: a => b`: the name is not the module's
-                candidates = [f"fortran:{m}::{ref.key}" for s in ref.scope.ancestors() for m in s.uses]
-                if ref.call:
-                    candidates.append(f"fortran:{ref.key}")
-                if candidates:
-                    graph.edges.append(Edge(source, "", ref.span, kind, host, candidates=tuple(candidates)))
-                continue
-            targets = {self.key(s) for s in hits}
-            if None in targets:
-                continue
-            if source in targets and not ref.call:
-                continue  # a function's result variable shares its name
-            pointer = ref.call and all(_procedure_pointer(s) for s in hits)
-            for target in sorted(t for t in targets if t is not None):
-                graph.edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
+        named, unresolved = self.reference_edges(refs, self.model.unresolved)
+        graph.edges.extend(named)
+        graph.edges.extend(unresolved)
+        graph.parts = (len(named), len(named) + len(unresolved))
         self.static_locals()
+
+    def reference_edges(self, refs: list[Reference], unresolved: list[Reference]) -> tuple[list[Edge], list[Edge]]:
+        """The edges of references that resolve in this file (or are calls), and of names other
+        files may define; each in the order of the references."""
+        resolved: dict[tuple[str, int], list[Symbol]] = {}
+        initial = [d for d in self.graph.declared if d.kind == VARIABLE_ENTITY and d.symbol.initialized
+                   and d.symbol.scope.kind in ("module", "submodule")]
+        out: tuple[list[Edge], list[Edge]] = ([], [])
+        for edges, these in zip(out, (refs, unresolved)):
+            for ref in these:
+                placed = self.place(ref, initial)
+                if placed is None:
+                    continue
+                if not ref.call and not all(s.complete for s in ref.scope.ancestors()):
+                    continue   # the model is unsure of this unit's declarations: a local may hide the name
+                source, host, kind = placed
+                k = (ref.key, id(ref.scope))
+                if k not in resolved:
+                    resolved[k] = list(self.lookup(self.ctx, ref.key, ref.scope).symbols)
+                hits = resolved[k]
+                if not hits:
+                    if not ref.call and self.renamed(ref.scope):
+                        continue   # `use m, only: a => b`: the name is not the module's
+                    candidates = [f"fortran:{m}::{ref.key}" for s in ref.scope.ancestors() for m in s.uses]
+                    if ref.call:
+                        candidates.append(f"fortran:{ref.key}")
+                    if candidates:
+                        edges.append(Edge(source, "", ref.span, kind, host, candidates=tuple(candidates)))
+                    continue
+                targets = {self.key(s) for s in hits}
+                if None in targets:
+                    continue
+                if source in targets and not ref.call:
+                    continue  # a function's result variable shares its name
+                pointer = ref.call and all(_procedure_pointer(s) for s in hits)
+                for target in sorted(t for t in targets if t is not None):
+                    edges.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
+        return out
 
     def static_locals(self) -> None:
         for d in self.graph.declared:

@@ -17,6 +17,7 @@ from .records import dataclass, deferred, field
 from .syntax import Language, Span
 
 if TYPE_CHECKING:
+    from .directives.fortran_blocks import Statement
     from .directives.nodes import Directive
     from .directives.structure import Structure
     from .syntax import Document
@@ -215,6 +216,11 @@ class FileModel:
         # (document, function scope, its tree node) -> None: a builder that reads bodies when
         # asked (C/C++) reads one again
         self.body_reader: Callable[[Document, Scope, object], None] | None = None
+        # Fortran (statement_edit): (old statement, new statement) -> None, or a function that
+        # takes the new one in place of the old (given the new source) and returns its references
+        # and unresolved names: a builder that can read one execution-part statement again
+        self.statement_reader: Callable[[Statement, Statement], Callable[[bytes], tuple[
+            list[Reference], list[Reference]]] | None] | None = None
 
     def release(self) -> None:
         """Break this model's reference cycles (scopes and their symbols, the builders' callables
@@ -235,6 +241,7 @@ class FileModel:
         self.symbols, self.locals, self.lambdas, self._references, self.unresolved = [], [], [], [], []
         self._by_key = None
         self.reference_builder = self.filtered_builder = self.use_finder = self.body_reader = None
+        self.statement_reader = None
 
     @property
     def references(self) -> list[Reference]:
@@ -316,9 +323,11 @@ class FileModel:
     # the edited one) ----------------------------------------------------------------------
     def body_reads(self) -> list[Span] | None:
         """The spans of the function bodies rules looked inside so far (see `_note`), or None when
-        every body was read (all references; a builder that reads every body at once: Fortran)."""
+        every body was read (all references) or the builder cannot read one again. (Fortran: a
+        look inside a unit's scope reads its declarations, which no execution-part statement the
+        statement reader takes changes; only the references read its statements.)"""
         read = self.root.__dict__.get("_read", [])
-        if self.body_reader is None or None in read:
+        if (self.body_reader is None and self.statement_reader is None) or None in read:
             return None
         return [*self.expanded(), *read]
 

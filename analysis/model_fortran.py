@@ -10,7 +10,7 @@ so that rules reading it stay silent there.
 from __future__ import annotations
 
 import re
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -433,6 +433,9 @@ class _Builder:
         self.declarations: dict[bytes, _Declaration] = {}  # statement text -> its type declaration
         self.whole = True   # the piece read is the whole statement (no `;`)
         self.neutral: set[bytes] = set()   # statement texts that do nothing (in a scope)
+        # execution-part statements read for their references alone, by start: _PLAIN (the fast
+        # path) or _ASSIGNMENT (a whole statement assigning to a name): see `read_again`
+        self.read_as: dict[int, str] = {}
 
     # -- helpers -------------------------------------------------------------------------
     @property
@@ -535,6 +538,7 @@ class _Builder:
         find_newline = self.src.find
         needs_reading = _NEEDS_READING.match
         not_plain = _NOT_PLAIN.search
+        read_as = self.read_as
         for st in stmts:
             if 0 <= next_directive < st.start:
                 while pending < len(exec_directives) and exec_directives[pending] < st.start:
@@ -547,8 +551,9 @@ class _Builder:
             text = st.text
             if frame.spec_end is not None and not frame.contains and frame.kind not in _NO_ENTITIES \
                     and (not text or text[0] not in _NEEDS_READING_FIRST or needs_reading(text) is None) \
-                    and not_plain(text) is None:
+                    and not_plain(text) is None:   # (`plain`, inlined)
                 exec_pieces.append((st, 0, len(text), frame.scope))
+                read_as[st.start] = _PLAIN
                 continue
             if text in neutral and frame.kind not in _NO_ENTITIES:
                 continue  # read before, word for word: declares nothing
@@ -589,7 +594,54 @@ class _Builder:
             self.model.filtered_builder = self.references
         else:
             self.model.references = self.references()
+        self.model.statement_reader = self.read_again
         return self.model
+
+    def read_again(self, old: Statement, new: Statement) -> Callable[[bytes], tuple[list[Reference], list[Reference]]] | None:
+        """A function that takes `new` (starting where `old` does, in a source given to it) for
+        `old`, a statement this builder read for its references alone, and returns the new one's
+        references and unresolved names; the statement lists and the references read so far
+        follow. None unless the builder would read `new` there as it read `old`: by the fast path
+        (`plain`), or (the first executable statement, or one with a word that may open a unit)
+        as an assignment to a name, which only ends the specification part where `old` did."""
+        how = self.read_as.get(old.start)
+        if how is None or new.start != old.start:
+            return None
+        if how == _PLAIN:
+            if not plain(new.text):
+                return None
+        elif not _assigns_to_a_name(new.text) or new.text in self.declarations or new.text in self.neutral:
+            return None
+        return lambda src: self.take(old, new, src)
+
+    def take(self, old: Statement, new: Statement, src: bytes) -> tuple[list[Reference], list[Reference]]:
+        """`read_again`'s work: `new` in place of `old`."""
+        pieces, stmts = self.exec_pieces, self.statements
+        i = bisect_left(pieces, old.start, key=lambda p: p[0].start)
+        assert pieces[i][0] is old and stmts is not None
+        scope = pieces[i][3]
+        pieces[i] = (new, 0, len(new.text), scope)
+        stmts[bisect_left(stmts, old.start, key=lambda s: s.start)] = new   # (shared: the block structure's)
+        self.src = src
+        kept, self.candidates = self.candidates, []
+        self.collect_references(_blank_strings(new.text), _Map(_segments(src, new, self.fixed)), 0, len(new.text),
+                                scope)
+        fresh, self.candidates = self.candidates, kept
+        refs: list[Reference] = []
+        unresolved: list[Reference] = []
+        self.resolve_references(refs, None, fresh, unresolved)
+        span = (old.start, old.end)
+        model = self.model
+        if not self.candidates_read:
+            return refs, unresolved   # (nothing read yet)
+        if model.reference_builder is None:   # all resolved
+            _splice(model._references, span, refs)
+        else:   # read, resolved when asked (candidates in source order, by statement)
+            kept = self.candidates
+            lo = bisect_left(kept, span[0], key=lambda c: c[1](c[2]))
+            kept[lo:bisect_left(kept, span[1], lo, key=lambda c: c[1](c[2]))] = fresh
+        _splice(model.unresolved, span, unresolved)
+        return refs, unresolved
 
     def executable_at(self, offset: int) -> None:
         """An executable OpenMP directive ends the specification part it appears in."""
@@ -1254,6 +1306,9 @@ class _Builder:
                     sym.span, sym.name_span = span, self.source_span(name_lo, name_hi)
                 return
             frame.scope.complete = False  # an array from a module or a statement function: unknown
+        elif self.whole and not subscripted and frame.kind not in _NO_ENTITIES and (lo, hi) == (0, len(t)):
+            assert self.st is not None
+            self.read_as[self.st.start] = _ASSIGNMENT   # (`read_again`)
         self.executable(lo, hi, known=True)
 
     def statement_function_args(self, name_hi: int, hi: int) -> bool:
@@ -1366,8 +1421,12 @@ class _Builder:
             self.candidates = []
         return refs
 
-    def resolve_references(self, refs: list[Reference], keep: Callable[[str], bool] | None = None) -> None:
-        """Keep the names that resolve to a variable or procedure (calls always), in source order."""
+    def resolve_references(self, refs: list[Reference], keep: Callable[[str], bool] | None = None,
+                           candidates: list[tuple[str, _Map, int, int, Scope, bool]] | None = None,
+                           unresolved: list[Reference] | None = None) -> None:
+        """Keep the names that resolve to a variable or procedure (calls always), in source order;
+        of `candidates` (the builder's) and into `unresolved` (the model's) the others that other
+        files may define."""
         tables: dict[int, dict[str, list[Symbol]]] = {}
         resolved: dict[tuple[str, int], bool] = {}
         wanted = PROCEDURE_KINDS | {VARIABLE}
@@ -1396,14 +1455,16 @@ class _Builder:
         next_target = 0
         open_targets: list[tuple[int, int]] = []   # (end, directive index), innermost last
         external: dict[int, bool] = {}
-        for key, where, lo, hi, scope, call in self.candidates:
+        if unresolved is None:
+            unresolved = self.model.unresolved
+        for key, where, lo, hi, scope, call in self.candidates if candidates is None else candidates:
             if keep is not None and not call and not keep(key):
                 if id(scope) not in external:
                     external[id(scope)] = any(u not in self.modules for s in scope.ancestors() for u in s.uses)
                 if not external[id(scope)]:
                     continue   # a name the caller does not want, and no other file may define it
-            unresolved = not call and not known(key, scope)
-            if unresolved:
+            unknown = not call and not known(key, scope)
+            if unknown:
                 # a name the file cannot resolve may be a variable of a module another file defines
                 if id(scope) not in external:
                     external[id(scope)] = any(u not in self.modules for s in scope.ancestors() for u in s.uses)
@@ -1427,7 +1488,7 @@ class _Builder:
             while open_targets and open_targets[-1][0] <= span[0]:
                 open_targets.pop()
             name = src[span[0]:span[1]].decode("utf-8", "replace")
-            (self.model.unresolved if unresolved else refs).append(Reference(
+            (unresolved if unknown else refs).append(Reference(
                 name if name.lower() == key else key, key, span, scope, call,
                 open_targets[-1][1] if open_targets else None))
 
@@ -1479,3 +1540,28 @@ def declared_c_ptr(symbol: Symbol, defined_here: Callable[[str], bool]) -> bool 
         return True
     return False if defined_here(m.group(1)) else None
 
+
+
+_PLAIN, _ASSIGNMENT = "plain", "assignment"
+
+
+def _assigns_to_a_name(text: bytes) -> bool:
+    """Whether a whole statement's text assigns to a name (not an array element: that may be a
+    statement function), as `_Builder.piece` reads it."""
+    text = _blank_strings(text)
+    a = _assignment(text, 0, len(text)) if b";" not in text and b"=" in text else None
+    return a is not None and not a[2]
+
+
+def plain(text: bytes) -> bool:
+    """Whether a statement of an execution part (its scanner text), not after CONTAINS, is one
+    the builder keeps for references without reading it (`_Builder.run`'s fast path)."""
+    return (not text or text[0] not in _NEEDS_READING_FIRST or _NEEDS_READING.match(text) is None) \
+        and _NOT_PLAIN.search(text) is None
+
+
+def _splice(refs: list[Reference], span: Span, fresh: list[Reference]) -> None:
+    """Replace the references (in source order) that start inside `span` by `fresh`."""
+    lo = bisect_left(refs, span[0], key=lambda r: r.span[0])
+    hi = bisect_left(refs, span[1], lo, key=lambda r: r.span[0])
+    refs[lo:hi] = fresh

@@ -34,8 +34,8 @@ import re
 from bisect import bisect_left
 
 from .check import AnalysisTrace, FileAnalysis, conclude
-from .diagnostics import Finding, Fix
 from .directives.structure import association, c_structure_moved
+from .line_edit import LineEdit, Moved
 from .padding import Padding
 from .records import replace
 from .rules import FileContext
@@ -46,43 +46,6 @@ _FUNCTION = "function_definition"
 # the call graph keeps a body that spells one from being read again in place.
 _ENTITIES = (b"static", b"extern")
 _BLANKS = re.compile(rb"(?:\s|/\*.*?\*/|//[^\n]*)*", re.DOTALL)
-
-
-class _Moved(Exception):
-    """A position inside the replaced text: the finding read what the edit changed."""
-
-
-class _Edit:
-    """The edit in the padded text: [start, old_end) replaced by bytes `delta` longer, the rest
-    of its line up to `line_end` (where the line's spare blanks start) moved with it; nothing
-    after the line moves (the blanks take up the difference)."""
-
-    def __init__(self, start: int, old_end: int, delta: int, line_end: int) -> None:
-        self.start, self.old_end, self.delta, self.line_end = start, old_end, delta, line_end
-
-    def offset(self, offset: int, opens: bool) -> int:
-        """An offset of the old text in the new one. What opens at an insertion point moves with
-        the text after it, what closes there stays; an offset inside the replaced bytes has no
-        place (_Moved)."""
-        if offset < self.start or (not opens and offset == self.start) or offset > self.line_end:
-            return offset
-        if offset > self.old_end or (opens and offset == self.old_end):
-            return offset + self.delta
-        raise _Moved
-
-    def span(self, span: Span) -> Span:
-        if span[0] == span[1]:
-            at = self.offset(span[0], True)
-            return at, at
-        return self.offset(span[0], True), self.offset(span[1], False)
-
-    def finding(self, f: Finding) -> Finding:
-        if f.span[1] < self.start and all(s[1] < self.start for fix in f.fixes for s, _ in fix.edits) \
-                and all(r.span[1] < self.start for r in f.related if r.path is None):
-            return f   # before the edit: shared as it is
-        return replace(f, span=self.span(f.span),
-                       related=[replace(r, span=self.span(r.span)) if r.path is None else r for r in f.related],
-                       fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) for fix in f.fixes])
 
 
 def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
@@ -109,7 +72,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
             or b"pragma" in new_src[line:pad_start + delta].lower():
         return None   # (`_Pragma` typed: a new directive) The #defined names are those of other
         # lines: the same.
-    edit = _Edit(start, old_end, delta, pad_start)
+    edit = LineEdit(start, old_end, delta, pad_start)
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     parse_from(document, doc)
     found = _unchanged_outside(doc, document, edit)
@@ -133,7 +96,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         traces = {r: replace(t, findings=[edit.finding(f) for f in t.findings]) for r, t in trace.rules.items()}
         bodies = [edit.span(s) for s in trace.bodies]
         expanded = [edit.span(s) for s in trace.expanded]
-    except _Moved:
+    except Moved:
         return None
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
     # The model, when built, reads first the bodies the rules had it read: what the call graph
@@ -157,7 +120,7 @@ _NOT_KEPT = frozenset({"_c_types", "_file_graph", "_file_graph_base", "_device_g
 
 
 def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span, node: object,
-          edit: _Edit) -> FileAnalysis | None:
+          edit: LineEdit) -> FileAnalysis | None:
     """The analysis after an edit inside a function body that left everything outside it in
     place but the function's end (`function`: its old extent): the old findings and structures
     (what ended with the function moved), the program model with that body to be read again."""
@@ -180,7 +143,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
                          if rec.following is not None] if variants is not None else []
             model_reads = {key: [edit.span(s) for s in ctx._model.root.__dict__.get(key, ())]
                            for key in ("_read", "_expanded")} if ctx._model is not None else {}
-        except _Moved:
+        except Moved:
             return None
         findings = conclude([f for found in trace.problems for f in found]
                             + [f for t in trace.rules.values() for f in t.findings],
@@ -212,7 +175,7 @@ def _preprocessor(src: bytes, line: int) -> bool:
     return first == b"#" or before.endswith(b"\\")
 
 
-def _unchanged_outside(old: Document, new: Document, edit: _Edit):  # type: ignore[no-untyped-def]
+def _unchanged_outside(old: Document, new: Document, edit: LineEdit):  # type: ignore[no-untyped-def]
     """The old extent of the outermost function whose body holds the edit in both trees, the old
     span of its body (braces included) and its new tree node, when the trees are the same
     outside that body (moved); else None."""

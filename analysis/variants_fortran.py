@@ -232,6 +232,7 @@ def mentioned_as_procedure(ctx: FileContext, key: str, scope: Scope, skip: Itera
     external procedure, which the model does not record as one."""
     unit = unit_of(scope)
     src = ctx.document.source
+    ctx.depends_on_words(key.encode())   # (a search of raw text: statement_edit keeps none that spells it)
     pattern = re.compile(rb"(?i)(?<![\w%$])" + re.escape(key.encode()) + rb"\s*\(|\bcall\s+"
                          + re.escape(key.encode()) + rb"\b")
     spans = list(skip)

@@ -15,7 +15,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from omp_lsp.analysis import procedure_edit
+from omp_lsp.analysis import procedure_edit, statement_edit
 from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.directive_edit import reanalyse
 from omp_lsp.analysis.incremental import PositionLog, inert_edit
@@ -60,7 +60,8 @@ class OpenDocument:
     def retyped(self, analysis: FileAnalysis | None, edit: ByteEdit) -> FileAnalysis | None:
         """The analysis after `edit` (just applied) when the analysis described the text before it
         exactly and the edit is one directive's (that directive re-analysed, the rest kept) or one
-        inside a function body that no rule read (everything kept, moved)."""
+        inside a function body (C/C++) or an execution-part statement (Fortran) that no rule
+        read (everything kept, moved)."""
         if analysis is None or not self.exact or self.log.edits or self.inflight is not None \
                 or self.log.padding is None:
             return None
@@ -68,7 +69,8 @@ class OpenDocument:
         at, end, text = padding.to_padded(edit.start), padding.to_padded(edit.old_end), self.doc.source[edit.start:edit.new_end]
         done = reanalyse(analysis, padding, at, end, text)
         if done is None and not edit.inert:   # (an inert edit costs nothing: see `edited`)
-            done = procedure_edit.reanalyse(analysis, padding, at, end, text)
+            edited = statement_edit if self.doc.language.is_fortran else procedure_edit
+            done = edited.reanalyse(analysis, padding, at, end, text)
         if done is None:
             return None
         self.log = PositionLog(done[1])
