@@ -69,7 +69,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     pad_start = padding.starts[k]
     line = src.rfind(b"\n", 0, start) + 1
     stmts = old.structure.statements
-    found = _statement_again(stmts, new_src, line, pad_start + delta, doc.language is Language.FORTRAN_FIXED)
+    found = _statement_again(stmts, new_src, line, pad_start, delta, doc.language is Language.FORTRAN_FIXED)
     if found is None:
         return None
     stmts, i, new = found
@@ -107,12 +107,13 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     return analysis, padding.consumed(k, delta)
 
 
-def _statement_again(stmts: list[Statement], new_src: bytes, line: int, line_end: int,
+def _statement_again(stmts: list[Statement], new_src: bytes, line: int, line_end: int, delta: int,
                      fixed: bool) -> tuple[list[Statement], int, Statement] | None:
     """The statements, the index of the statement S on the edited line (the only one there,
     starting and ending on it) and what the scanner finds in its place in the new text; None when the line holds no such
     statement, or the new text is not one statement starting where S did with S's label and
-    followed by the same next statement."""
+    followed by the same next statement. (`line_end`: where the line's spare blanks start in
+    the old text; `delta` bytes later in the new one.)"""
     i = bisect_right(stmts, line_end, key=lambda s: s.start) - 1
     if i < 0:
         return None
@@ -127,7 +128,7 @@ def _statement_again(stmts: list[Statement], new_src: bytes, line: int, line_end
         return None
     first = found[0]
     new = Statement(first.start + line, first.end + line, first.label, first.text)
-    if new.start != st.start or new.label != st.label or new.end > line_end:
+    if new.start != st.start or new.label != st.label or new.end > line_end + delta:
         return None
     if after is not None:
         second = found[1]

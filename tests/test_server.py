@@ -213,12 +213,13 @@ void f(double *a) {
 """
 
 
-def _fresh(text: str) -> list[tuple[str, int]]:
+def _fresh(text: str, fortran: bool = False) -> list[tuple[str, int]]:
     """(code, line) of what a fresh analysis of the whole text reports."""
     from omp_lsp.analysis import Document, Language
     from omp_lsp.analysis.workspace import analyze_workspace
-    found = analyze_workspace({"/work/demo.c": Document(text, Language.C)})["/work/demo.c"].findings
-    return [(f.code, Document(text, Language.C).lines.line_of(f.span[0])) for f in found]
+    language, path = (Language.FORTRAN, "/work/demo.f90") if fortran else (Language.C, "/work/demo.c")
+    found = analyze_workspace({path: Document(text, language)})[path].findings
+    return [(f.code, Document(text, language).lines.line_of(f.span[0])) for f in found]
 
 
 async def test_typing_in_declare_variant_and_begin_declare_target_reports_what_a_fresh_analysis_would(
@@ -285,6 +286,57 @@ async def test_typing_in_a_function_body_reports_what_a_fresh_analysis_would(cli
         assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
         assert diags[-1].range == typo.range
     assert ("OMP401", row) in _fresh(text)   # host_only called from device code
+
+
+F_PROCEDURES = """\
+! é 😀
+module procs
+  implicit none
+  !$omp declare target to(host_only) device_type(host)
+contains
+  integer function host_only(x)
+    integer :: x
+    host_only = x + 1
+  end function host_only
+  integer function helper(x)
+    !$omp declare target
+    integer :: x
+    helper = x + 1
+    helper = helper * 2
+  end function helper
+  subroutine kernel(n, a)
+    integer :: n
+    integer :: a(n)
+    !$omp target map(tofrom: a) privte(n)
+    a(1) = helper(n)
+    !$omp end target
+  end subroutine kernel
+end module procs
+"""
+
+
+async def test_typing_in_a_fortran_statement_reports_what_a_fresh_analysis_would(client: LanguageClient) -> None:
+    """Edits inside an execution-part statement that no rule read (analysis/statement_edit.py
+    keeps the file's findings and structures, the model and the call graph read that statement
+    again, the cross-file rules run again): the diagnostics of the new text, a call typed there
+    included, which makes a declare target function call a host-only one."""
+    _open(client, F_URI, F_PROCEDURES, "FortranFreeForm")
+    [typo] = await _wait(client, F_URI, 1)
+    lines = F_PROCEDURES.splitlines()
+    assert (typo.code, typo.range.start.line) == ("OMP002", next(k for k, x in enumerate(lines) if "privte" in x))
+    row = lines.index("    helper = helper * 2")
+    line = lines[row]
+    at = line.index("2")
+    text = F_PROCEDURES
+    edits = [(at, at, "3"), (at, at + 1, ""), (at, at + 1, "helper(x)"), (at, at, "host_only(x) + ")]
+    for version, (first, last, typed) in enumerate(edits, start=2):
+        _change(client, F_URI, version, (row, first), (row, last), typed)
+        text = text.replace(line, line[:first] + typed + line[last:])
+        line = line[:first] + typed + line[last:]
+        diags = await _wait(client, F_URI, version)
+        assert [(d.code, d.range.start.line) for d in diags] == _fresh(text, fortran=True)
+        assert typo.range in [d.range for d in diags]
+    assert ("OMP401", row) in _fresh(text, fortran=True)   # host_only called from device code
 
 
 async def test_a_burst_of_edits_is_analysed_once_for_its_last_version(client: LanguageClient) -> None:

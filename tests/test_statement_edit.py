@@ -175,6 +175,17 @@ def test_an_edit_in_a_statement_no_rule_read_keeps_the_findings_and_the_structur
     assert after.findings == _analysis(after.document.source, Language.FORTRAN, Options()).findings
 
 
+def test_a_digit_typed_and_deleted_again_is_kept_both_times() -> None:
+    padded, padding = pad(SOURCE.encode(), Language.FORTRAN)
+    analysis = _analysis(padded, Language.FORTRAN, Options())
+    for old, new in (("2", "21"), ("21", "2")):
+        at = analysis.document.source.index(b"y * " + old.encode()) + len(b"y * ")
+        done = reanalyse(analysis, padding, at, at + len(old), new.encode())
+        assert done is not None
+        analysis, padding = done
+        assert analysis.findings == _analysis(analysis.document.source, Language.FORTRAN, Options()).findings
+
+
 def test_an_edit_outside_the_constructs_of_a_kernel_keeps_the_findings() -> None:
     before, done = _edit(SOURCE, "    a(3) = 2", "2", "helper(n, a(4))")
     assert done is not None

@@ -119,7 +119,8 @@ def _fixed_statements(src: bytes) -> list[Statement]:
 
 
 _NAME = rb"(?:[a-z_]\w*\s*:\s*)?"
-_DO_OPEN = re.compile(_NAME + rb"do(?:\s+(\d+))?(?:\s*,?\s*(?:[a-z_]\w*\s*=|while\b|concurrent\b)|\s*$)")
+# (group 2: the `=` of a loop control, which a comma must follow: `done = .true.` assigns)
+_DO_OPEN = re.compile(_NAME + rb"do(?:\s+(\d+))?(?:\s*,?\s*(?:[a-z_]\w*\s*(=)|while\s*\(|concurrent\s*\()|\s*$)")
 _IF_THEN = re.compile(_NAME + rb"if\s*\(.*\)\s*then$")
 _SELECT = re.compile(_NAME + rb"select\s*(?:case|type|rank)\s*\(")
 _BLOCK = re.compile(_NAME + rb"block$")
@@ -152,6 +153,24 @@ def _closes_paren_at_end(text: bytes, open_at: int) -> bool:
     return False
 
 
+def _top_level_comma(text: bytes, at: int) -> bool:
+    """Whether a comma outside parentheses and character literals follows `at` (a loop
+    control's `e1, e2`)."""
+    depth = quote = 0
+    for c in text[at:]:
+        if quote:
+            quote = 0 if c == quote else quote
+        elif c in (0x27, 0x22):
+            quote = c
+        elif c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+        elif c == 0x2C and depth == 0:
+            return True
+    return False
+
+
 def block_events(stmts: list[Statement]) -> list[BlockEvent]:
     """Opening and closing of Fortran blocks, ends of labelled DOs and unit boundaries."""
     events: list[BlockEvent] = []
@@ -169,7 +188,7 @@ def block_events(stmts: list[Statement]) -> list[BlockEvent]:
             events.append(BlockEvent(st.start, "close", m.group(1).decode()))
             continue
         m = _DO_OPEN.match(t)
-        if m:
+        if m and (m.group(2) is None or _top_level_comma(t, m.end())):
             if m.group(1):
                 events.append(BlockEvent(st.start, "open", "do", label=m.group(1)))
             else:
