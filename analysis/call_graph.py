@@ -274,6 +274,14 @@ def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, be
     graph = FileGraph(path, False, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
                       user_includes=old.user_includes, line_of=ctx.document.lines.line_of)
     builder = _CBuilder(ctx, graph)
+    if any(lo <= r.span[0] < hi for r in ctx.regions.targets):
+        # a kernel: its references inside target regions are its roots' (the same ones), or
+        # host code's (device(ancestor: 1))
+        graph.roots = []
+        builder.find_roots()
+        if graph.roots != old.roots:
+            return None
+        graph.roots = old.roots
     # read as a graph built afresh reads it: the body unread before its references are
     fresh = builder.reference_edges(body)
     a, b = old.parts
@@ -557,15 +565,17 @@ class _CBuilder(_Builder):
         return _ELLIPSIS.search(head) is not None
 
     def expand_static_holders(self) -> None:
-        """Static locals live in bodies the C model reads on demand: read the bodies that spell
-        `static` (the others need not be read for the graph)."""
+        """Static locals and block-scope extern declarations live in bodies the C model reads on
+        demand: read the bodies that spell `static` or `extern` (the others need not be read for
+        the graph, whatever rules read before it)."""
         src = self.ctx.document.source
-        at = src.find(b"static")
-        while at >= 0:
-            scope = self.model.scope_at(at, expand=False)
-            if scope.kind != "file" and scope.kind != "namespace" and scope.kind != "class":
-                self.model.scope_at(at)   # reads the bodies on the way
-            at = src.find(b"static", at + 6)
+        for word in (b"static", b"extern"):
+            at = src.find(word)
+            while at >= 0:
+                scope = self.model.scope_at(at, expand=False)
+                if scope.kind != "file" and scope.kind != "namespace" and scope.kind != "class":
+                    self.model.scope_at(at)   # reads the bodies on the way
+                at = src.find(word, at + len(word))
 
     def unit(self, scope: Scope) -> tuple[str, str] | None:
         fscope = scope.enclosing("function")

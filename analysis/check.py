@@ -51,6 +51,9 @@ class AnalysisTrace:
     words: frozenset[bytes] = frozenset()
     # The function bodies the program model had read when the rules were done, in order.
     expanded: list[Span] = field(default_factory=list)
+    # The spans of function bodies searched for uses (FileModel.uses_read): the rest of what the
+    # rules read of a body (`bodies`) is what it declares.
+    uses: list[Span] = field(default_factory=list)
 
     def directive_starts(self, directives: list[Directive]) -> list[int]:
         """Where each directive starts (kept from edit to edit: edits keep the directives' places)."""
@@ -97,8 +100,10 @@ def analysis_steps(document: Document, options: Options | None = None, path: str
     run = yield from rule_steps(context, options.disabled, trace)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)
+    model = context._model
     kept = AnalysisTrace(options, problems_of, run.traces, bodies=body_reads(context), words=body_words(context),
-                         expanded=context._model.expanded() if context._model is not None else []) \
+                         expanded=model.expanded() if model is not None else [],
+                         uses=model.uses_read() if model is not None else []) \
         if run.traces is not None else None
     return FileAnalysis(document, directives, structure, conclude(findings, document, directives, options),
                         internal, context, kept)

@@ -171,8 +171,16 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
                                           Succession(ctx, id(d), id(d2), changed, rebuilt),
                                           _bodies_read(trace.bodies, context, mark),
                                           trace.words | body_words(context),
-                                          context._model.expanded() if context._model is not None else trace.expanded))
+                                          context._model.expanded() if context._model is not None else trace.expanded,
+                                          _uses_read(trace.uses, context)))
     return analysis, padding.consumed(k, delta)
+
+
+def _uses_read(before: list[Span], context: FileContext) -> list[Span]:
+    """The kept rules' searches for uses and those of the rules run again (a model handed on
+    holds both; one built again only the latter)."""
+    model = context._model
+    return before if model is None else sorted({*before, *model.uses_read()})
 
 
 def _bodies_read(before: list[Span] | None, context: FileContext, mark: int) -> list[Span] | None:

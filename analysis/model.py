@@ -317,6 +317,7 @@ class FileModel:
         if self.use_finder is None:
             return None
         _note(self.root, span, always=True)
+        self.root.__dict__.setdefault("_used", []).append(span)   # (a read of statements: uses_read)
         return self.use_finder(symbol, span)
 
     # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
@@ -330,6 +331,11 @@ class FileModel:
         if (self.body_reader is None and self.statement_reader is None) or None in read:
             return None
         return [*self.expanded(), *read]
+
+    def uses_read(self) -> list[Span]:
+        """The spans `first_use` searched so far: what rules read of function bodies besides
+        their declarations (and all references: body_reads is None then)."""
+        return list(self.root.__dict__.get("_used", ()))
 
     def read_mark(self) -> int:
         """Where the record of looks inside bodies stands (see `reads_since`)."""

@@ -1,32 +1,39 @@
-"""Keeping a file's analysis after an edit inside one function body that no rule read.
+"""Keeping a file's analysis after an edit inside one function body.
 
-Typing in code mostly happens inside function bodies, and most rules never look inside one: the
-C/C++ program model reads a body only when someone asks (model.FileModel.expand), and records
-which bodies were read (FileModel.body_reads, kept as AnalysisTrace.bodies). An edit inside the
-body of a function F can change nothing any rule read when:
+Typing in code mostly happens inside function bodies, and rules rarely look there: the C/C++
+program model reads a body only when someone asks (model.FileModel.expand), and records which
+bodies were read (FileModel.body_reads, kept as AnalysisTrace.bodies) and which spans were
+searched for uses (FileModel.uses_read: AnalysisTrace.uses). An edit inside the body of a
+function F can change nothing any rule read when:
 
 - it stays on one line that is not a preprocessor line (nor continues one) and not a directive
-  line, and F holds no directive;
+  line;
 - outside F's body the syntax tree is the same: F starts where it did and ends where it did (or
   moved by the edit, on the edited line), its ancestors likewise, and neither tree has a syntax
   error in F or outside its body;
-- no directive stands right before F (a construct there would take F as its extent); the
-  directives and the #defined names are the same, moved;
-- no rule read F's body, and neither the old nor the new body spells a word that a search of
-  the whole text or tree by a rule depended on (rules.body_words: `using`, `enum`, `typedef`,
-  the runtime routines `FileContext.mentions` looked for).
+- no construct stands right before F (it would take F as its extent); the directives and the
+  #defined names are the same, moved;
+- when F holds directives (a kernel), they are all executable, the block structure knows the
+  extent of each construct, and the edited line lies outside every extent: what the constructs
+  apply to is the same;
+- no rule searched F for uses (references, first_use), and neither the old nor the new body
+  spells a word that a search of the whole text or tree by a rule depended on (rules.body_words:
+  `using`, `enum`, `typedef`, the runtime routines `FileContext.mentions` looked for);
+- when a rule looked at what F declares (scope_at, expand) or F is a kernel, F declares the same
+  things in the same blocks: the body's syntax is the same but inside expression and return
+  statements (`_declaring`), and it spells no `static` or `extern`.
 
 A fresh analysis of the new text then reads exactly what the last one read (all of it outside
-F, the same), so every rule would find the same: the findings are kept. The server analyses a
-padded text (padding.py): the edit takes its room from the line's spare blanks, so nothing after
-the line moves, and the directives, the block structure and the traces are kept as they are.
-The program model, declare target binding, variants and target regions are handed to the new
-context too, and the model reads F's body again when asked (FileModel.refresh_body: what a
-body declares is its own, FileModel.locals); only the function's end may move, when its closing
-brace ends the edited line. Where the call graph cannot read the body again in place (a body
-declaring entities: static locals, externs), the findings are kept on a new context whose
-structures are built again on demand. tests/test_procedure_edit.py checks
-all of it against fresh analyses on random edits.
+F, and what F declares, the same), so every rule would find the same: the findings are kept.
+The server analyses a padded text (padding.py): the edit takes its room from the line's spare
+blanks, so nothing after the line moves, and the directives, the block structure and the
+traces are kept as they are. The program model, declare target binding, variants and target
+regions are handed to the new context too, and the model reads F's body again when asked
+(FileModel.refresh_body: what a body declares is its own, FileModel.locals); only the function's
+end may move, when its closing brace ends the edited line. Where the call graph cannot read the
+body again in place (a body declaring entities: static locals, externs, which no rule read), the
+findings are kept on a new context whose structures are built again on demand.
+tests/test_procedure_edit.py checks all of it against fresh analyses on random edits.
 """
 from __future__ import annotations
 
@@ -42,6 +49,8 @@ from .rules import FileContext
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 
 _FUNCTION = "function_definition"
+# Associations of directives that apply to code after them (their extent).
+_EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 # Words of declarations that make an entity of the program (static locals, extern declarations):
 # the call graph keeps a body that spells one from being read again in place.
 _ENTITIES = (b"static", b"extern")
@@ -79,17 +88,27 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if found is None:
         return None
     function, body, node = found
-    if _near_directive(old, trace, function[0], body) \
-            or any(lo < body[1] and body[0] < hi for lo, hi in trace.bodies) \
-            or any(w in src[body[0]:body[1]] or w in new_src[body[0]:edit.offset(body[1], False)] for w in trace.words):
+    new_body = (body[0], edit.offset(body[1], False))
+    inside = _directives_inside(old, trace, body)
+    if _construct_before(old, trace, function[0]) \
+            or (inside and not _outside_constructs(old, inside, (line, pad_start))) \
+            or any(lo < body[1] and body[0] < hi for lo, hi in trace.uses) \
+            or any(w in src[body[0]:body[1]] or w in new_src[new_body[0]:new_body[1]] for w in trace.words):
+        return None
+    # What rules read of the body (besides uses) is what it declares, and the structures built
+    # from the kernel's directives read only that: the same when the declaring parts are.
+    declarations_read = bool(inside) or any(lo < body[1] and body[0] < hi for lo, hi in trace.bodies)
+    entities = any(w in src[body[0]:body[1]] or w in new_src[new_body[0]:new_body[1]] for w in _ENTITIES)
+    if declarations_read and (entities or _declaring(doc, body) != _declaring(document, new_body)):
         return None
     # Nothing outside the body moved but (when its closing brace ends the edited line) the end of
     # the function: the structures are kept, the model reads the body again.
-    if (body[1] > pad_start or not src[body[1]:pad_start].strip()) \
-            and not any(w in src[body[0]:body[1]] or w in new_src[body[0]:edit.offset(body[1], False)] for w in _ENTITIES):
+    if (body[1] > pad_start or not src[body[1]:pad_start].strip()) and not entities:
         kept = _kept(old, ctx, document, function, node, edit)
         if kept is not None:
             return kept, padding.consumed(k, delta)
+    if declarations_read:
+        return None
     try:
         structure = c_structure_moved(document, old.directives, old.structure,
                                       [edit.finding(f) for f in old.structure.findings])
@@ -234,16 +253,71 @@ def _error_outside(root, body: Span) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def _near_directive(old: FileAnalysis, trace: AnalysisTrace, function: int, body: Span) -> bool:
-    """Whether a directive lies inside the function's body, or a construct right before the
-    function (only blanks and comments between), which takes the whole function as its extent
-    (a declarative directive there reads the function's declaration, not its body)."""
+def _construct_before(old: FileAnalysis, trace: AnalysisTrace, function: int) -> bool:
+    """Whether a construct stands right before the function (only blanks and comments between):
+    it takes the whole function as its extent (a declarative directive there reads the
+    function's declaration, not its body)."""
     starts = trace.directive_starts(old.directives)
-    i = bisect_left(starts, body[0])
-    if i < len(starts) and starts[i] < body[1]:
-        return True
+    i = bisect_left(starts, function)
     if i == 0 or association(old.directives[i - 1]) not in ("block", "loop", "statement"):
         return False
     return _BLANKS.fullmatch(old.document.source, min(old.directives[i - 1].span[1], function), function) is not None
 
 
+def _directives_inside(old: FileAnalysis, trace: AnalysisTrace, body: Span) -> range:
+    """The indices of the directives inside the body."""
+    starts = trace.directive_starts(old.directives)
+    return range(bisect_left(starts, body[0]), bisect_left(starts, body[1]))
+
+
+def _outside_constructs(old: FileAnalysis, inside: range, line: Span) -> bool:
+    """Whether the directives inside a function body (a kernel's) are all executable and the
+    edited line lies outside the extent of each, which the block structure knows: nothing they
+    apply to changed (the statement a construct takes is in its extent)."""
+    extents = old.structure.extents
+    for i in inside:
+        d = old.directives[i]
+        if d.spec is None or d.spec.kind != "executable":
+            return False   # (a declarative one names the body's declarations: the binding reads them)
+        if association(d) in _EXTENDED:
+            extent = extents.get(i)
+            if extent is None or (extent[0] < line[1] and line[0] < extent[1]):
+                return False
+    return True
+
+
+# Node types whose text (names) may declare something or open a scope in a function body;
+# inside others (expression statements...) only the node types are compared.
+_PLAIN_STATEMENTS = frozenset({"expression_statement", "return_statement"})
+_DECLARING_INSIDE = frozenset({"lambda_expression", "compound_statement", "class_specifier", "struct_specifier",
+                               "union_specifier", "enum_specifier", "compound_literal_expression"})
+
+
+def _declaring(document: Document, body: Span) -> list[tuple[str, bytes]]:
+    """The syntax nodes of a function body in order, with the text of its names, but inside
+    expression and return statements that declare nothing (no lambda, block or type) only
+    their types: equal lists declare the same things in the same scopes."""
+    out: list[tuple[str, bytes]] = []
+    src = document.source
+    assert document.tree is not None
+    stack = [document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1))]
+    while stack:
+        node = stack.pop()
+        if node is None or node.end_byte <= body[0] or node.start_byte >= body[1]:
+            continue
+        if node.type in _PLAIN_STATEMENTS and not _declares(node):
+            out.append((node.type, b""))
+            continue
+        out.append((node.type, src[node.start_byte:node.end_byte] if node.type.endswith("identifier") else b""))
+        stack.extend(reversed(node.children))
+    return out
+
+
+def _declares(node) -> bool:  # type: ignore[no-untyped-def]
+    stack = list(node.children)
+    while stack:
+        n = stack.pop()
+        if n.type in _DECLARING_INSIDE:
+            return True
+        stack.extend(n.children)
+    return False

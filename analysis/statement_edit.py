@@ -56,9 +56,9 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if trace is None or ctx is None or trace.bodies is None or old.internal_errors \
             or not doc.language.is_fortran or old.structure.statements is None:
         return None
-    model = ctx._model
-    if model is None or model.statement_reader is None:
-        return None   # (a model the rules never built: nothing to find the unit with)
+    model = ctx._model   # (None: no rule read it; built from the new text when asked)
+    if model is not None and model.statement_reader is None:
+        return None
     src = doc.source
     if any(c in text for c in b"\r\n") or any(c in src[start:old_end] for c in b"\r\n"):
         return None
@@ -74,8 +74,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         return None
     stmts, i, new = found
     st = stmts[i]
-    take = model.statement_reader(st, new)
-    if take is None or block_events([st]) != block_events([new]) \
+    take = model.statement_reader(st, new) if model is not None else None
+    if (model is not None and take is None) or block_events([st]) != block_events([new]) \
             or _near_directive(old, model, stmts, i) \
             or _spells(trace.words, src[line:pad_start], new_src[line:pad_start + delta]):
         return None
@@ -93,11 +93,12 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
     for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in _NOT_KEPT]:
         context.__dict__[key] = ctx.give_up(key)
-    refs, unresolved = take(new_src)
+    if take is not None:
+        refs, unresolved = take(new_src)
+        context.__dict__["_statement_read_again"] = (ctx, (st.start, st.end), refs, unresolved)
     regions = context._regions
     if regions is not None:
         regions.document, regions.src = document, new_src
-    context.__dict__["_statement_read_again"] = (ctx, (st.start, st.end), refs, unresolved)
     findings = [f for found in problems for f in found]
     for t in traces.values():
         findings.extend(t.findings)
@@ -110,52 +111,51 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 def _statement_again(stmts: list[Statement], new_src: bytes, line: int, line_end: int, delta: int,
                      fixed: bool) -> tuple[list[Statement], int, Statement] | None:
     """The statements, the index of the statement S on the edited line (the only one there,
-    starting and ending on it) and what the scanner finds in its place in the new text; None when the line holds no such
-    statement, or the new text is not one statement starting where S did with S's label and
-    followed by the same next statement. (`line_end`: where the line's spare blanks start in
-    the old text; `delta` bytes later in the new one.)"""
+    starting and ending on it) and what the scanner finds in its place in the new text; None
+    when the line holds no such statement, or the new text is not one statement starting where
+    S did with S's label, between the same statements before and after it (the line may have
+    become a continuation of the one before: fixed form's column 6). (`line_end`: where the
+    line's spare blanks start in the old text; `delta` bytes later in the new one.)"""
     i = bisect_right(stmts, line_end, key=lambda s: s.start) - 1
     if i < 0:
         return None
     st = stmts[i]
     if st.start < line or st.end > line_end:
         return None
-    after = stmts[i + 1] if i + 1 < len(stmts) else None
-    end = new_src.find(b"\n", after.end) if after is not None else len(new_src)
-    window = new_src[line:len(new_src) if end < 0 else end]
-    found = statements(window, fixed)
-    if len(found) != (2 if after is not None else 1):
+    around = stmts[max(0, i - 1):i + 2]   # S with its neighbours, as the scanner reads them again
+    first = new_src.rfind(b"\n", 0, around[0].start) + 1
+    end = new_src.find(b"\n", around[-1].end)
+    found = [Statement(f.start + first, f.end + first, f.label, f.text)
+             for f in statements(new_src[first:len(new_src) if end < 0 else end], fixed)]
+    k = around.index(st)
+    if len(found) != len(around) or found[:k] != around[:k] or found[k + 1:] != around[k + 1:]:
         return None
-    first = found[0]
-    new = Statement(first.start + line, first.end + line, first.label, first.text)
+    new = found[k]
     if new.start != st.start or new.label != st.label or new.end > line_end + delta:
         return None
-    if after is not None:
-        second = found[1]
-        if (second.start + line, second.end + line, second.label, second.text) != \
-                (after.start, after.end, after.label, after.text):
-            return None
     return stmts, i, new
 
 
-def _near_directive(old: FileAnalysis, model: FileModel, stmts: list[Statement], i: int) -> bool:
+def _near_directive(old: FileAnalysis, model: FileModel | None, stmts: list[Statement], i: int) -> bool:
     """Whether a directive may read statement `i` other than through references: one right
     before it (a construct may take the next statement, or its BLOCK, as its extent), a
     construct whose extent holds it, or one in its unit whose extent the block structure does
-    not know (read from the statements its own way)."""
+    not know (read from the statements its own way). Without a model, every construct of the
+    file is looked at."""
     st = stmts[i]
-    unit: Scope | None = model.scope_at(st.start, expand=False)
+    unit: Scope | None = model.scope_at(st.start, expand=False) if model is not None else None
     while unit is not None and unit.kind not in UNIT_KINDS:
         unit = unit.parent
-    if unit is None:
+    if unit is None and model is not None:
         return True
+    span = unit.span if unit is not None else (0, len(old.document.source))
     assert old.trace is not None
     starts = old.trace.directive_starts(old.directives)
     j = bisect_left(starts, stmts[i - 1].end if i else 0)
     if j < len(starts) and starts[j] < st.start:
         return True
     extents = old.structure.extents
-    for k in range(bisect_left(starts, unit.span[0]), bisect_left(starts, unit.span[1])):
+    for k in range(bisect_left(starts, span[0]), bisect_left(starts, span[1])):
         if association(old.directives[k]) in _EXTENDED:
             extent = extents.get(k)
             if extent is None or extent[0] <= st.start < extent[1]:

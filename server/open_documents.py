@@ -2,13 +2,14 @@
 
 Each holds the live text (a `Document`, edited in place with `tree.edit` + reparse) and knows how
 the analysis the server has for its file relates to that text: the analysis was made of an
-earlier text with blanks added at the ends of directive lines (analysis.padding), and `log`
+earlier text with blanks added at the ends of its lines (analysis.padding), and `log`
 holds the padding and the edits made since. While every one of those edits is inert
 (`analysis.incremental`), the analysis is exact for the live text once positions are moved through
 the log. An edit inside one directive made while the log holds no edit is applied to the analysed
 text itself, and only what it changes is analysed again (`analysis.directive_edit`); any other
-edit asks for a new analysis, made while the editor goes on, unless it is inside a function body
-that the analysis did not read (`analysis.procedure_edit`).
+edit asks for a new analysis, made while the editor goes on, unless it is one in code that
+changes nothing the analysis read: inside a C/C++ function body (`analysis.procedure_edit`) or
+a Fortran execution-part statement (`analysis.statement_edit`).
 """
 from __future__ import annotations
 
@@ -60,8 +61,8 @@ class OpenDocument:
     def retyped(self, analysis: FileAnalysis | None, edit: ByteEdit) -> FileAnalysis | None:
         """The analysis after `edit` (just applied) when the analysis described the text before it
         exactly and the edit is one directive's (that directive re-analysed, the rest kept) or one
-        inside a function body (C/C++) or an execution-part statement (Fortran) that no rule
-        read (everything kept, moved)."""
+        in code that changes nothing the rules read: in a function body (C/C++) or an
+        execution-part statement (Fortran) (everything kept, moved)."""
         if analysis is None or not self.exact or self.log.edits or self.inflight is not None \
                 or self.log.padding is None:
             return None

@@ -242,9 +242,41 @@ def test_an_edit_in_a_one_line_function_moves_what_follows_on_its_line() -> None
     assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
 
 
+KERNEL = SOURCE.replace("""void kernel(int n, double *a) {
+#pragma omp target""", """void kernel(int n, double *a) {
+  double s = 0.5;
+#pragma omp target""").replace("""+ table[0]; }
+}""", """+ table[0]; }
+  a[1] = s * 2;
+}""")
+
+
+@pytest.mark.parametrize("line, old, new", [
+    ("  a[1] = s * 2;", "2", "3"),
+    ("  a[1] = s * 2;", "s * 2", "helper(n) + later()"),
+    ("  double s = 0.5;", "0.5", "0.25"),
+])
+def test_an_edit_outside_the_constructs_of_a_kernel_keeps_the_findings(line: str, old: str, new: str) -> None:
+    _, done = _edit(KERNEL, line, old, new)
+    assert done is not None
+    after, _ = done
+    assert after.findings == _analysis(after.document.source, Language.C, Options()).findings
+    assert [f.code for f in after.findings] == ["OMP002"]
+
+
+@pytest.mark.parametrize("line, old, new", [
+    ("  double s = 0.5;", "s", "t"),                # what the kernel declares
+    ("  double s = 0.5;", "double s", "static double s"),   # an entity of the program
+    ("  a[1] = s * 2;", "s * 2", "({ int z = 2; z; })"),  # a statement expression: a block of its own
+])
+def test_what_a_kernel_declares_is_left_to_a_fresh_analysis(line: str, old: str, new: str) -> None:
+    _, done = _edit(KERNEL, line, old, new)
+    assert done is None
+
+
 @pytest.mark.parametrize("line, old, new", [
     ("  table[1] = 3;", "3", "4"),                   # a body OMP117 searched for a use before the mark
-    ("  { a[0] = helper(n) + table[0]; }", "0", "1"),  # a function holding a directive
+    ("  { a[0] = helper(n) + table[0]; }", "0", "1"),  # inside a construct's extent
     ("  int y = n + 1;", "1", "enum { M = 1 }; 1"),  # a word a search of the whole tree depends on
     ("  int y = n + 1;", ";", ""),                   # a syntax error where there was none
     ("  int y = n + 1;", "int", "#"),                # a preprocessor line

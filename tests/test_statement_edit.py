@@ -187,7 +187,7 @@ def test_a_digit_typed_and_deleted_again_is_kept_both_times() -> None:
 
 
 def test_an_edit_outside_the_constructs_of_a_kernel_keeps_the_findings() -> None:
-    before, done = _edit(SOURCE, "    a(3) = 2", "2", "helper(n, a(4))")
+    _, done = _edit(SOURCE, "    a(3) = 2", "2", "helper(n, a(4))")
     assert done is not None
     after, _ = done
     assert after.findings == _analysis(after.document.source, Language.FORTRAN, Options()).findings
@@ -223,3 +223,25 @@ def test_the_call_graph_reads_the_edited_statement_again() -> None:
 def test_what_may_change_a_finding_is_left_to_a_fresh_analysis(line: str, old: str, new: str) -> None:
     _, done = _edit(SOURCE, line, old, new)
     assert done is None
+
+
+FIXED = "      program p\n      integer n, m\n      n = 1\n      m = n + 2\n      print *, m\n      end\n"
+
+
+@pytest.mark.parametrize("at, removed, typed, kept", [
+    (len("      m = n + "), 1, "3", True),
+    (0, 1, "", False),                  # column 6 now holds `m`: the line continues `n = 1`
+    (0, 0, "c", False),                 # a comment line
+])
+def test_fixed_form_columns_decide_what_the_line_is(at: int, removed: int, typed: str, kept: bool) -> None:
+    padded, padding = pad(FIXED.encode(), Language.FORTRAN_FIXED)
+    analysis = _analysis(padded, Language.FORTRAN_FIXED, Options())
+    start = padded.index(b"      m = n + 2") + at
+    done = reanalyse(analysis, padding, start, start + removed, typed.encode())
+    assert (done is not None) == kept
+    if done is not None:
+        after = done[0]
+        fresh = _analysis(after.document.source, Language.FORTRAN_FIXED, Options())
+        assert after.findings == fresh.findings
+        assert after.context is not None and fresh.context is not None
+        assert _references(after.context.model) == _references(fresh.context.model)
