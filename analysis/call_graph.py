@@ -300,14 +300,22 @@ def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, be
 
 
 def _graph_after_statement_read_again(ctx: FileContext, path: str, old: FileGraph, before: Span,
-                                      refs: list[Reference], unresolved: list[Reference]) -> FileGraph:
+                                      refs: list[Reference], unresolved: list[Reference]) -> FileGraph | None:
     """The graph of `ctx`, made by statement_edit from `old`'s context with one execution-part
     statement (`before`: its old span) read again, nothing else moved: `refs` and `unresolved`
-    are its references now; every other edge, and the declarations, marks and roots, are `old`'s."""
+    are its references now; every other edge, and the declarations, marks and roots, are `old`'s.
+    None when the roots found again differ (the caller builds the graph afresh)."""
     graph = FileGraph(path, True, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
                       user_includes=old.user_includes, line_of=ctx.document.lines.line_of, keys=old.keys)
     builder = _FortranBuilder(ctx, graph)
     builder.programs()
+    if any(ref.target is not None for ref in [*refs, *unresolved]):
+        # in a target region: the edges are its root's (the same ones), or host code's
+        graph.roots = []
+        builder.find_roots()
+        if graph.roots != old.roots:
+            return None
+        graph.roots = old.roots
     a, b = old.parts  # type: ignore[misc]
     spliced: list[list[Edge]] = []
     for part, new in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges(refs, unresolved)):

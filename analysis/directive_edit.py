@@ -40,6 +40,7 @@ from .rules import (
     RuleTrace,
     active_rules,
     body_words,
+    checked_again,
     run_rule,
 )
 from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
@@ -157,7 +158,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
                 or not changed.isdisjoint(kept.reads.get(-id(d), ())):   # read while checking others
             traces[r] = run_rule(r, context, True)
         elif not changed.isdisjoint(kept.reads.get(id(d), ())):
-            traces[r] = _checked_again(r, kept, context, i, id(d))
+            traces[r] = checked_again(r, kept, context, i, id(d))
         else:   # what it read of the directive is the same in its successor
             traces[r] = replace(kept, reads=renamed(kept.reads, id(d), id(d2)))
     findings = [f for found in problems for f in found]
@@ -191,23 +192,6 @@ def _bodies_read(before: list[Span] | None, context: FileContext, mark: int) -> 
     model = context._model
     now = model.reads_since(mark) if model is not None else []
     return None if now is None else before + now
-
-
-def _checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:
-    """A rule run again after directive `i` changed: a per-directive rule for that directive
-    only (its findings for the others kept), any other for the whole file."""
-    if not r.per_directive or kept.owners is None or kept.errors or None in kept.owners:
-        return run_rule(r, context, True)
-    done = run_rule(r, context.focused(i), True)
-    if done.errors:
-        return run_rule(r, context, True)
-    # in the order of the directives, as a run over the file yields them
-    owned = sorted([*((o, f) for f, o in zip(kept.findings, kept.owners) if o != i),
-                    *((i, f) for f in done.findings)], key=lambda pair: pair[0])
-    reads = {key: keys for key, keys in kept.reads.items() if key not in (old_id, -old_id)}
-    for key, keys in done.reads.items():
-        reads[key] = reads[key] | keys if key in reads else keys
-    return RuleTrace([f for _, f in owned], [], reads, [o for o, _ in owned])
 
 
 def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end: int) -> int | None:

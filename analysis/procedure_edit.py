@@ -41,11 +41,12 @@ import re
 from bisect import bisect_left
 
 from .check import AnalysisTrace, FileAnalysis, conclude
+from .construct_edit import rules_inside
 from .directives.structure import association, c_structure_moved
 from .line_edit import LineEdit, Moved
 from .padding import Padding
 from .records import replace
-from .rules import FileContext
+from .rules import FileContext, body_reads, body_words
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 
 _FUNCTION = "function_definition"
@@ -90,8 +91,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     function, body, node = found
     new_body = (body[0], edit.offset(body[1], False))
     inside = _directives_inside(old, trace, body)
-    if _construct_before(old, trace, function[0]) \
-            or (inside and not _outside_constructs(old, inside, (line, pad_start))) \
+    within = _constructs_holding(old, inside, (start, pad_start)) if inside else []
+    if _construct_before(old, trace, function[0]) or within is None \
             or any(lo < body[1] and body[0] < hi for lo, hi in trace.uses) \
             or any(w in src[body[0]:body[1]] or w in new_src[new_body[0]:new_body[1]] for w in trace.words):
         return None
@@ -104,7 +105,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     # Nothing outside the body moved but (when its closing brace ends the edited line) the end of
     # the function: the structures are kept, the model reads the body again.
     if (body[1] > pad_start or not src[body[1]:pad_start].strip()) and not entities:
-        kept = _kept(old, ctx, document, function, node, edit)
+        kept = _kept(old, ctx, document, function, node, edit, within)
         if kept is not None:
             return kept, padding.consumed(k, delta)
     if declarations_read:
@@ -139,29 +140,33 @@ _NOT_KEPT = frozenset({"_c_types", "_file_graph", "_file_graph_base", "_device_g
 
 
 def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span, node: object,
-          edit: LineEdit) -> FileAnalysis | None:
+          edit: LineEdit, within: list[int]) -> FileAnalysis | None:
     """The analysis after an edit inside a function body that left everything outside it in
     place but the function's end (`function`: its old extent): the old findings and structures
-    (what ended with the function moved), the program model with that body to be read again."""
+    (what ended with the function moved), the program model with that body to be read again.
+    When the edit is inside the extents of constructs (`within`), the target regions are built
+    again and the rules that may have read that code run again (construct_edit)."""
     trace = old.trace
     assert trace is not None
     if ctx._model is not None and not ctx._model.reads_bodies_again(function):
         return None
     new_end = node.end_byte  # type: ignore[attr-defined]
     structure, findings = old.structure, old.findings
-    if new_end != function[1]:
+    if new_end != function[1] or within:
         try:
             structure = c_structure_moved(document, old.directives, old.structure,
                                           [edit.finding(f) for f in old.structure.findings])
+            if within and structure.extents != {i: edit.span(e) for i, e in old.structure.extents.items()}:
+                return None   # (what a construct applies to is not the same statement)
             trace = replace(trace, rules={r: replace(t, findings=[edit.finding(f) for f in t.findings])
                                           for r, t in trace.rules.items()},
                             bodies=[edit.span(s) for s in trace.bodies or ()],
-                            expanded=[edit.span(s) for s in trace.expanded])
+                            expanded=[edit.span(s) for s in trace.expanded], uses=[edit.span(s) for s in trace.uses])
             variants = ctx._variants
             following = [(rec, edit.span(rec.following)) for rec in variants.directives
                          if rec.following is not None] if variants is not None else []
             model_reads = {key: [edit.span(s) for s in ctx._model.root.__dict__.get(key, ())]
-                           for key in ("_read", "_expanded")} if ctx._model is not None else {}
+                           for key in ("_read", "_expanded", "_used")} if ctx._model is not None else {}
         except Moved:
             return None
         findings = conclude([f for found in trace.problems for f in found]
@@ -175,15 +180,28 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     if model is not None:
         model.refresh_body(document, function, node)
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
-    for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in _NOT_KEPT]:
+    not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT
+    for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in not_kept]:
         context.__dict__[key] = ctx.give_up(key)
     # the call graph reads that body again and keeps the rest (call_graph.graph_after_edit)
     body = node.child_by_field_name("body")  # type: ignore[attr-defined]
     inside = (body.start_byte + 1, body.end_byte - 1)
     context.__dict__["_read_again"] = (ctx, (inside[0], inside[1] - (new_end - function[1])), inside,
                                        (function[0], new_end), node)
-    return FileAnalysis(document, old.directives, structure, findings, [], context,
-                        replace(trace, succession=None))
+    if not within:
+        return FileAnalysis(document, old.directives, structure, findings, [], context,
+                            replace(trace, succession=None))
+    traces = rules_inside(trace, context, within)
+    errors = [e for t in traces.values() for e in t.errors]
+    model = context._model
+    return FileAnalysis(document, old.directives, structure,
+                        conclude([f for found in trace.problems for f in found]
+                                 + [f for t in traces.values() for f in t.findings],
+                                 document, old.directives, trace.options), errors, context,
+                        replace(trace, rules=traces, succession=None, bodies=body_reads(context),
+                                words=trace.words | body_words(context),
+                                expanded=model.expanded() if model is not None else trace.expanded,
+                                uses=sorted({*trace.uses, *(model.uses_read() if model is not None else ())})))
 
 
 def _preprocessor(src: bytes, line: int) -> bool:
@@ -270,20 +288,26 @@ def _directives_inside(old: FileAnalysis, trace: AnalysisTrace, body: Span) -> r
     return range(bisect_left(starts, body[0]), bisect_left(starts, body[1]))
 
 
-def _outside_constructs(old: FileAnalysis, inside: range, line: Span) -> bool:
-    """Whether the directives inside a function body (a kernel's) are all executable and the
-    edited line lies outside the extent of each, which the block structure knows: nothing they
-    apply to changed (the statement a construct takes is in its extent)."""
+def _constructs_holding(old: FileAnalysis, inside: range, edited: Span) -> list[int] | None:
+    """The directives inside a function body (a kernel's) whose extents meet `edited` (from the
+    edit to the end of its line), in source order: all executable, each construct's extent known
+    to the block structure and, when it meets the edit, starting before it. None when that does
+    not hold."""
     extents = old.structure.extents
+    within: list[int] = []
     for i in inside:
         d = old.directives[i]
         if d.spec is None or d.spec.kind != "executable":
-            return False   # (a declarative one names the body's declarations: the binding reads them)
+            return None   # (a declarative one names the body's declarations: the binding reads them)
         if association(d) in _EXTENDED:
             extent = extents.get(i)
-            if extent is None or (extent[0] < line[1] and line[0] < extent[1]):
-                return False
-    return True
+            if extent is None:
+                return None
+            if extent[0] < edited[1] and edited[0] < extent[1]:
+                if extent[0] >= edited[0]:
+                    return None
+                within.append(i)   # (_kept checks that the extents read again are the same)
+    return within
 
 
 # Node types whose text (names) may declare something or open a scope in a function body;

@@ -13,7 +13,9 @@ edit of such a statement S can change nothing but S's references when:
 - the model reads the new text as it read S, and it has S's block events (a DO, an IF-THEN
   or an END DO keeps them: the block structure is the same);
 - no directive stands right before S (a construct may take it as its extent), no construct's
-  extent holds S, and every construct of S's unit has an extent the block structure knows;
+  extent ends with S, and every construct of S's unit has an extent the block structure knows;
+  when constructs hold S, their target regions are built again and the rules that may have
+  read S run again (construct_edit);
 - no rule read the references (FileModel.body_reads is not None), and neither the old nor the
   new line spells a word that a search of the whole text by a rule depended on
   (rules.body_words).
@@ -30,6 +32,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from .check import FileAnalysis, conclude
+from .construct_edit import rules_inside
 from .directives.fortran_blocks import Statement, block_events, statements
 from .directives.structure import association
 from .line_edit import LineEdit, Moved
@@ -37,7 +40,7 @@ from .model import FileModel, Scope
 from .model_fortran import UNIT_KINDS
 from .padding import Padding
 from .records import replace
-from .rules import FileContext
+from .rules import FileContext, body_reads, body_words
 from .syntax import Document, Language, LineIndex, parse_from
 
 # Associations of directives that apply to code after them (their extent).
@@ -75,8 +78,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     stmts, i, new = found
     st = stmts[i]
     take = model.statement_reader(st, new) if model is not None else None
-    if (model is not None and take is None) or block_events([st]) != block_events([new]) \
-            or _near_directive(old, model, stmts, i) \
+    within = _constructs_holding(old, model, stmts, i)
+    if (model is not None and take is None) or block_events([st]) != block_events([new]) or within is None \
             or _spells(trace.words, src[line:pad_start], new_src[line:pad_start + delta]):
         return None
     edit = LineEdit(start, old_end, delta, pad_start)
@@ -91,20 +94,26 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     parse_from(document, doc)
     structure = old.structure   # its statements are the model's: S's successor takes S's place below
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
-    for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in _NOT_KEPT]:
+    not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT   # (inside a construct: built again)
+    for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in not_kept]:
         context.__dict__[key] = ctx.give_up(key)
     if take is not None:
         refs, unresolved = take(new_src)
         context.__dict__["_statement_read_again"] = (ctx, (st.start, st.end), refs, unresolved)
-    regions = context._regions
+    regions = context.__dict__.get("_regions")
     if regions is not None:
         regions.document, regions.src = document, new_src
-    findings = [f for found in problems for f in found]
-    for t in traces.values():
-        findings.extend(t.findings)
     trace = replace(trace, problems=problems, rules=traces, succession=None)
+    errors: list[str] = []
+    if within:
+        rules = rules_inside(trace, context, within)
+        errors = [e for t in rules.values() for e in t.errors]
+        trace = replace(trace, rules=rules, bodies=body_reads(context), words=trace.words | body_words(context))
+    findings = [f for found in problems for f in found]
+    for t in trace.rules.values():
+        findings.extend(t.findings)
     analysis = FileAnalysis(document, old.directives, structure,
-                            conclude(findings, document, old.directives, trace.options), [], context, trace)
+                            conclude(findings, document, old.directives, trace.options), errors, context, trace)
     return analysis, padding.consumed(k, delta)
 
 
@@ -136,31 +145,35 @@ def _statement_again(stmts: list[Statement], new_src: bytes, line: int, line_end
     return stmts, i, new
 
 
-def _near_directive(old: FileAnalysis, model: FileModel | None, stmts: list[Statement], i: int) -> bool:
-    """Whether a directive may read statement `i` other than through references: one right
-    before it (a construct may take the next statement, or its BLOCK, as its extent), a
-    construct whose extent holds it, or one in its unit whose extent the block structure does
-    not know (read from the statements its own way). Without a model, every construct of the
-    file is looked at."""
+def _constructs_holding(old: FileAnalysis, model: FileModel | None, stmts: list[Statement],
+                        i: int) -> list[int] | None:
+    """The constructs whose extents hold statement `i`, in source order; None when a directive
+    may read it other than through references and the target regions: one right before it (a
+    construct may take the next statement, or its BLOCK, as its extent), a construct whose extent
+    ends with it, or one in its unit whose extent the block structure does not know (read from
+    the statements its own way). Without a model, every construct of the file is looked at."""
     st = stmts[i]
     unit: Scope | None = model.scope_at(st.start, expand=False) if model is not None else None
     while unit is not None and unit.kind not in UNIT_KINDS:
         unit = unit.parent
     if unit is None and model is not None:
-        return True
+        return None
     span = unit.span if unit is not None else (0, len(old.document.source))
     assert old.trace is not None
     starts = old.trace.directive_starts(old.directives)
     j = bisect_left(starts, stmts[i - 1].end if i else 0)
     if j < len(starts) and starts[j] < st.start:
-        return True
+        return None
     extents = old.structure.extents
+    within: list[int] = []
     for k in range(bisect_left(starts, span[0]), bisect_left(starts, span[1])):
         if association(old.directives[k]) in _EXTENDED:
             extent = extents.get(k)
-            if extent is None or extent[0] <= st.start < extent[1]:
-                return True
-    return False
+            if extent is None or (extent[0] <= st.start < extent[1] and extent[1] <= st.end):
+                return None
+            if extent[0] <= st.start < extent[1]:
+                within.append(k)
+    return within
 
 
 def _spells(words: frozenset[bytes], *lines: bytes) -> bool:

@@ -9,8 +9,9 @@ until `publishDiagnostics` arrives for that version: 40 blanks typed at the end 
 per language, the second also by the kind of directive edited, beside `clang-22 -fopenmp
 -fsyntax-only` on the same file, and the server's memory (RSS) with the file open and with a
 100-file workspace indexed. Outside the goal, it also times digits typed into a number in code:
-in a kernel (before its target constructs), in a one-line function, and in a function of several
-lines (C); their findings are kept when nothing the rules read changed.
+in a kernel (before its target constructs, and in the loop of a target construct), in a one-line
+function, and in a function of several lines (C); their findings are kept when nothing the rules
+read changed, and inside a construct the rules that read it run again.
 
     python bench/lsp_latency.py [--lines 10000] [--edits 40]
 
@@ -156,7 +157,8 @@ def _code_edits(text: str, language_id: str, count: int, kind: str = "kernel") -
     """A digit typed into a number in a function body and deleted again, in `count` places
     spread over the file: an edit outside directives, which keeps the findings (C/C++:
     analysis/procedure_edit.py, Fortran: analysis/statement_edit.py). In a kernel (`kind`
-    "kernel": a statement before its target constructs), in a one-line function ("one-line":
+    "kernel": a statement before its target constructs), in the loop of its first target
+    construct ("region": the rules that read it run again), in a one-line function ("one-line":
     the helpers of the check_speed unit) and in a function of several lines ("lines", C only:
     C_HELPER)."""
     lines = text.splitlines()
@@ -164,6 +166,9 @@ def _code_edits(text: str, language_id: str, count: int, kind: str = "kernel") -
     if kind == "kernel":
         literal = "s = 0.0d0" if fortran else "double sum = 0.0;"
         places = [i for i, line in enumerate(lines) if line.strip() == literal]
+    elif kind == "region":
+        marker = "mod(i, 64) + 1)" if fortran else "[i % 64]"
+        places = [i for i, line in enumerate(lines) if marker in line]
     else:
         marker = ("_gpu = x * 0." if fortran else "static double scale") if kind == "one-line" else "acc += 0.25"
         places = [i for i, line in enumerate(lines) if marker in line]
@@ -172,8 +177,11 @@ def _code_edits(text: str, language_id: str, count: int, kind: str = "kernel") -
     for k in range(count if places else 0):
         line = places[(k * step) % len(places)]
         text_line = lines[line]
-        column = (len(text_line.rstrip().rstrip(";")) if kind == "kernel" else text_line.index("d0") if fortran
-                  else text_line.index(" + 1.0") if kind == "one-line" else text_line.index("0.25") + 4)
+        if kind == "region":   # after the 64 (C) or the + 1 (Fortran) inside the first loop
+            column = text_line.index("+ 1)") + 3 if fortran else text_line.index("% 64") + 4
+        else:
+            column = (len(text_line.rstrip().rstrip(";")) if kind == "kernel" else text_line.index("d0") if fortran
+                      else text_line.index(" + 1.0") if kind == "one-line" else text_line.index("0.25") + 4)
         edits.extend([(line, column, column, "1"), (line, column, column + 1, "")])
     return edits
 
@@ -200,7 +208,7 @@ def measure(server: Server, path: Path, language_id: str,
     version = 1
     series: list[list[float]] = []
     planned = [*_pragma_edits(text, language_id, edits), *(_code_edits(text, language_id, CODE_EDITS, kind)
-                                                          for kind in ("kernel", "one-line", "lines"))]
+                                                          for kind in ("kernel", "region", "one-line", "lines"))]
     for kind in planned:
         times = []
         for line, first, last, new in kind:
@@ -291,8 +299,8 @@ def main() -> int:
             print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {_percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
         # edits in code (not the goal's pragma edits), shown with them
-        for label, times in zip(("digit in a kernel's code", "digit in a one-line function", "digit in a function's lines"),
-                                code):
+        for label, times in zip(("digit in a kernel's code", "digit in a target region's loop",
+                                 "digit in a one-line function", "digit in a function's lines"), code):
             if not times:
                 continue
             label = f"{label} ({len(times)})"

@@ -202,13 +202,14 @@ def test_padding_maps_offsets_both_ways() -> None:
 def test_typing_in_a_target_directive_re_runs_only_the_rules_that_read_that_clause(monkeypatch) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from check_speed import C_UNIT, generate
-    from omp_lsp.analysis import directive_edit
+    from omp_lsp.analysis import directive_edit, rules
 
     padded, padding = pad(generate(C_UNIT, 600).encode(), Language.C)
     analysis = _analysis(padded, Language.C, Options())
     rerun: list[str] = []
-    real_run = directive_edit.run_rule
-    monkeypatch.setattr(directive_edit, "run_rule", lambda r, ctx, trace: rerun.append(r.name) or real_run(r, ctx, trace))
+    real_run = rules.run_rule
+    for module in (directive_edit, rules):   # (a rule checked again for one directive: rules.checked_again)
+        monkeypatch.setattr(module, "run_rule", lambda r, ctx, trace: rerun.append(r.name) or real_run(r, ctx, trace))
     at = padded.index(b"thread_limit(") + len(b"thread_limit(")
     done = reanalyse(analysis, padding, at, at + 1, b"-")   # thread_limit(-...): OMP210
     assert done is not None

@@ -252,11 +252,13 @@ KERNEL = SOURCE.replace("""void kernel(int n, double *a) {
 
 
 @pytest.mark.parametrize("line, old, new", [
+    ("  { a[0] = helper(n) + table[0]; }", "0", "1"),     # inside the construct: its rules run again
+    ("  { a[0] = helper(n) + table[0]; }", "helper(n)", "later()"),
     ("  a[1] = s * 2;", "2", "3"),
     ("  a[1] = s * 2;", "s * 2", "helper(n) + later()"),
     ("  double s = 0.5;", "0.5", "0.25"),
 ])
-def test_an_edit_outside_the_constructs_of_a_kernel_keeps_the_findings(line: str, old: str, new: str) -> None:
+def test_an_edit_in_a_kernel_keeps_the_findings(line: str, old: str, new: str) -> None:
     _, done = _edit(KERNEL, line, old, new)
     assert done is not None
     after, _ = done
@@ -276,7 +278,6 @@ def test_what_a_kernel_declares_is_left_to_a_fresh_analysis(line: str, old: str,
 
 @pytest.mark.parametrize("line, old, new", [
     ("  table[1] = 3;", "3", "4"),                   # a body OMP117 searched for a use before the mark
-    ("  { a[0] = helper(n) + table[0]; }", "0", "1"),  # inside a construct's extent
     ("  int y = n + 1;", "1", "enum { M = 1 }; 1"),  # a word a search of the whole tree depends on
     ("  int y = n + 1;", ";", ""),                   # a syntax error where there was none
     ("  int y = n + 1;", "int", "#"),                # a preprocessor line

@@ -290,6 +290,25 @@ async def test_typing_in_a_function_body_reports_what_a_fresh_analysis_would(cli
     assert (("OMP401", row) in _fresh(text)) == (row != 10)   # host_only called from device code
 
 
+async def test_typing_inside_a_target_region_reports_what_a_fresh_analysis_would(client: LanguageClient) -> None:
+    """Edits inside a kernel's target region: the rules that read it run again
+    (analysis/construct_edit.py), a call of a host-only function typed there included."""
+    _open(client, URI, PROCEDURES)
+    await _wait(client, URI, 1)
+    row = 9
+    line = PROCEDURES.splitlines()[row]
+    at = line.index("smooth")
+    text = PROCEDURES
+    for version, (first, last, typed) in enumerate([(at, at, "1 + "), (at, at + 4, ""), (at, at, "host_only(n) + ")],
+                                                   start=2):
+        _change(client, URI, version, (row, first), (row, last), typed)
+        text = text.replace(line, line[:first] + typed + line[last:])
+        line = line[:first] + typed + line[last:]
+        diags = await _wait(client, URI, version)
+        assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
+    assert ("OMP401", row) in _fresh(text)   # host_only called in the target region
+
+
 F_PROCEDURES = """\
 ! é 😀
 module procs

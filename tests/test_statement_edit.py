@@ -37,6 +37,7 @@ PIECES = ["module m\n  implicit none\n  real(8) :: table(8)\n  !$omp declare tar
           ("  integer function twice(k)\n    integer :: k\n    twice = 2 * k\n    print *, k\n"
            "  end function twice\n"), "  a(1) = 2.0d0\n", "  call helper(n, a(2))\n",
           "  !$omp target map(tofrom: a)\n  a(3) = table(1) + twice(n)\n  !$omp end target\n",
+          "  !$omp target teams map(tofrom: a)\n  a(4) = 1\n  a(5) = table(2)\n  a(6) = a(5) * 2\n  !$omp end target teams\n",
           "  do i = 1, n\n    a(i) = a(i) + i\n  end do\n", "  if (n > 0) then\n    n = n - 1\n  end if\n",
           "  subroutine later()\n    table(1) = 3\n    call helper(1, table(2))\n  end subroutine later\n",
           "  !$omp declare target(later)\n", "  ! é comment\n", "\n", "  print *, n\n",
@@ -173,6 +174,16 @@ def test_an_edit_in_a_statement_no_rule_read_keeps_the_findings_and_the_structur
     assert after.findings == findings and "OMP002" in [f.code for f in after.findings]
     assert after.context is not None and after.context._model is model and after.context._binding is binding
     assert after.findings == _analysis(after.document.source, Language.FORTRAN, Options()).findings
+
+
+@pytest.mark.parametrize("old, new", [("5", "6"), ("5", "table(2)"), ("5", "helper(n, a(3))")])
+def test_an_edit_inside_a_construct_runs_its_rules_again(old: str, new: str) -> None:
+    source = SOURCE.replace("    a(1) = table(1)\n", "    a(1) = table(1)\n    a(5) = 5\n")
+    _, done = _edit(source, "    a(5) = 5", old, new)
+    assert done is not None
+    after, _ = done
+    fresh = _analysis(after.document.source, Language.FORTRAN, Options())
+    assert after.findings == fresh.findings and [f.code for f in after.findings] == ["OMP002"]
 
 
 def test_a_digit_typed_and_deleted_again_is_kept_both_times() -> None:

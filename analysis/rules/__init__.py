@@ -403,6 +403,24 @@ def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
     return RuleTrace(findings, errors, reads, owners)
 
 
+def checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:
+    """A rule run again after directive `i` (`old_id`: the id of the one it replaced) or the code
+    it applies to changed: a per-directive rule for that directive only (its findings for the
+    others kept), any other for the whole file."""
+    if not r.per_directive or kept.owners is None or kept.errors or None in kept.owners:
+        return run_rule(r, context, True)
+    done = run_rule(r, context.focused(i), True)
+    if done.errors:
+        return run_rule(r, context, True)
+    # in the order of the directives, as a run over the file yields them
+    owned = sorted([*((o, f) for f, o in zip(kept.findings, kept.owners) if o != i),
+                    *((i, f) for f in done.findings)], key=lambda pair: pair[0])
+    reads = {key: keys for key, keys in kept.reads.items() if key not in (old_id, -old_id)}
+    for key, keys in done.reads.items():
+        reads[key] = reads[key] | keys if key in reads else keys
+    return RuleTrace([f for _, f in owned], [], reads, [o for o, _ in owned])
+
+
 @dataclass
 class WorkspaceRuleTrace:
     """One cross-file rule's findings (with the file each is for), error, and directive reads."""
