@@ -6,8 +6,8 @@ bodies were read (FileModel.body_reads, kept as AnalysisTrace.bodies) and which 
 searched for uses (FileModel.uses_read: AnalysisTrace.uses). An edit inside the body of a
 function F can change nothing any rule read when:
 
-- it stays on one line that is not a preprocessor line (nor continues one) and not a directive
-  line;
+- it replaces text on one line (new lines may be typed: Enter) that is not a preprocessor line
+  (nor continues one) and not a directive line, and makes none;
 - outside F's body the syntax tree is the same: F starts where it did and ends where it did (or
   moved by the edit, on the edited line), its ancestors likewise, and neither tree has a syntax
   error in F or outside its body;
@@ -20,7 +20,7 @@ function F can change nothing any rule read when:
   spells a word that a search of the whole text or tree by a rule depended on (rules.body_words:
   `using`, `enum`, `typedef`, the runtime routines `FileContext.mentions` looked for);
 - when a rule looked at what F declares (scope_at, expand) or F is a kernel, F declares the same
-  things in the same blocks: the body's syntax is the same but inside expression and return
+  things in the same blocks: the body's syntax is the same but for expression and return
   statements (`_declaring`), and it spells no `static` or `extern`.
 
 A fresh analysis of the new text then reads exactly what the last one read (all of it outside
@@ -56,6 +56,8 @@ _EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 # the call graph keeps a body that spells one from being read again in place.
 _ENTITIES = (b"static", b"extern")
 _BLANKS = re.compile(rb"(?:\s|/\*.*?\*/|//[^\n]*)*", re.DOTALL)
+_NEW_LINE = re.compile(rb"\n")
+_LINE_NUMBER = re.compile(r"\bline \d")
 
 
 def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
@@ -70,20 +72,26 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if doc.stale_tree or doc._tree is None:
         return None
     src = doc.source
-    if any(c in text for c in b"\r\n") or any(c in src[start:old_end] for c in b"\r\n"):
-        return None
+    if b"\r" in text.replace(b"\r\n", b"") or any(c in src[start:old_end] for c in b"\r\n"):
+        return None   # (lines joined: the joint would hold the first one's spare blanks)
     typed = padding.typed(src, start, old_end, text)
     if typed is None:
         return None
     new_src, k, delta = typed
     pad_start = padding.starts[k]
     line = src.rfind(b"\n", 0, start) + 1
-    if _preprocessor(src, line) or _preprocessor(new_src, line) \
+    new_lines = [line, *(m.end() for m in _NEW_LINE.finditer(new_src, start, start + len(text)))]
+    if _preprocessor(src, line) or any(_preprocessor(new_src, at) for at in new_lines) \
             or b"pragma" in new_src[line:pad_start + delta].lower():
         return None   # (`_Pragma` typed: a new directive) The #defined names are those of other
         # lines: the same.
+    if len(new_lines) > 1 and any(_LINE_NUMBER.search(f.message) for f in old.findings):
+        return None   # (a message that names a line after the edit would name another one now)
     edit = LineEdit(start, old_end, delta, pad_start)
-    document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
+    end = pad_start + max(delta, 0)   # (the edit and the line's blanks: as long before as after)
+    lines = LineIndex.edited(new_src, doc.lines, start, end, end) if len(new_lines) > 1 \
+        else LineIndex.same_lines(new_src, doc.lines)
+    document = Document(new_src, doc.language, doc.version, lines)
     parse_from(document, doc)
     found = _unchanged_outside(doc, document, edit)
     if found is None:
@@ -116,6 +124,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         traces = {r: replace(t, findings=[edit.finding(f) for f in t.findings]) for r, t in trace.rules.items()}
         bodies = [edit.span(s) for s in trace.bodies]
         expanded = [edit.span(s) for s in trace.expanded]
+        uses = [edit.span(s) for s in trace.uses]
     except Moved:
         return None
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
@@ -128,7 +137,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     analysis = FileAnalysis(document, old.directives, structure,
                             conclude(findings, document, old.directives, trace.options), [], context,
                             AnalysisTrace(trace.options, trace.problems, traces, trace.starts, bodies=bodies,
-                                          words=trace.words, expanded=expanded))
+                                          words=trace.words, expanded=expanded, uses=uses))
     return analysis, padding.consumed(k, delta)
 
 
@@ -310,30 +319,31 @@ def _constructs_holding(old: FileAnalysis, inside: range, edited: Span) -> list[
     return within
 
 
-# Node types whose text (names) may declare something or open a scope in a function body;
-# inside others (expression statements...) only the node types are compared.
+# Statements that declare nothing unless a node of _DECLARING_INSIDE is in them (`_declaring`
+# leaves them out).
 _PLAIN_STATEMENTS = frozenset({"expression_statement", "return_statement"})
 _DECLARING_INSIDE = frozenset({"lambda_expression", "compound_statement", "class_specifier", "struct_specifier",
                                "union_specifier", "enum_specifier", "compound_literal_expression"})
 
 
 def _declaring(document: Document, body: Span) -> list[tuple[str, bytes]]:
-    """The syntax nodes of a function body in order, with the text of its names, but inside
-    expression and return statements that declare nothing (no lambda, block or type) only
-    their types: equal lists declare the same things in the same scopes."""
+    """The syntax nodes of a function body in order, with the text of its names, but expression
+    and return statements that declare nothing (no lambda, block or type): equal lists declare
+    the same things in the same scopes. (A lambda's body is all there: the model reads what a
+    lambda uses with what the body declares, model.lambdas.)"""
     out: list[tuple[str, bytes]] = []
     src = document.source
     assert document.tree is not None
-    stack = [document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1))]
+    stack = [(document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1)), False)]
     while stack:
-        node = stack.pop()
+        node, in_lambda = stack.pop()
         if node is None or node.end_byte <= body[0] or node.start_byte >= body[1]:
             continue
-        if node.type in _PLAIN_STATEMENTS and not _declares(node):
-            out.append((node.type, b""))
+        if node.type in _PLAIN_STATEMENTS and not in_lambda and not _declares(node):
             continue
         out.append((node.type, src[node.start_byte:node.end_byte] if node.type.endswith("identifier") else b""))
-        stack.extend(reversed(node.children))
+        in_lambda = in_lambda or node.type == "lambda_expression"
+        stack.extend((child, in_lambda) for child in reversed(node.children))
     return out
 
 

@@ -37,6 +37,8 @@ TYPED = ["1", "0", "x", "n", "y", " ", ";", ",", "(", ")", "{", "}", "[", "]", "
          "[=]{ return n; }()", "_Pragma(\"omp barrier\")", "struct S { int v; } s;", "return;", "table[0]"]
 # Mostly whole functions: an edit needs a body to be in.
 TYPED += ["x", "1", " ", "n", "+ 1", "y", "2.5", "-"] * 3
+# Enter, and lines typed or pasted with it (a directive or a macro among them).
+TYPED += ["\n", "\n  ", ";\n  x = 1;", "\n  helper(n);\n", "\n#pragma omp barrier\n", "\n#define Q 1\n", "\r\n"]
 PIECES = ["int table[8];\n", "#pragma omp declare target to(table)\n", "int helper(int n) {\n  int y = n + 1;\n",
           "  return y * 2;\n}\n", "int helper(int n) {\n  int y = n + 1;\n  return y * 2;\n}\n",
           ("void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n]) device(0)\n"
@@ -136,7 +138,8 @@ LINES = ["int table[8];\n", "#pragma omp declare target to(table)\n",
          "void kernel(int n, double *a) {\n#pragma omp target map(tofrom: a[0:n])\n  { a[0] = helper(n); }\n}\n",
          "void later(void) {\n  table[1] = 3;\n  helper(2);\n}\n", "#pragma omp declare target to(later)\n"]
 CALM = ["1", "x", " ", "+ 1", "y", "n", "helper(n) + ", "host_only(1) + ", "table[0] + ", "static int q; ",
-        "int proto(void); ", "extern int e; ", "later(); ", "acc", "0.5 * "]
+        "int proto(void); ", "extern int e; ", "later(); ", "acc", "0.5 * ", "\n", "\n  helper(1);\n  ",
+        "\n#pragma omp target\n"]
 
 
 @settings(max_examples=int(os.environ.get("EXAMPLES", "300")), deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -255,6 +258,8 @@ KERNEL = SOURCE.replace("""void kernel(int n, double *a) {
     ("  { a[0] = helper(n) + table[0]; }", "0", "1"),     # inside the construct: its rules run again
     ("  { a[0] = helper(n) + table[0]; }", "helper(n)", "later()"),
     ("  a[1] = s * 2;", "2", "3"),
+    ("  a[1] = s * 2;", ";", ";\n"),                         # Enter
+    ("  a[1] = s * 2;", ";", ";\n  a[2] = helper(n);"),      # a line typed
     ("  a[1] = s * 2;", "s * 2", "helper(n) + later()"),
     ("  double s = 0.5;", "0.5", "0.25"),
 ])
@@ -281,7 +286,7 @@ def test_what_a_kernel_declares_is_left_to_a_fresh_analysis(line: str, old: str,
     ("  int y = n + 1;", "1", "enum { M = 1 }; 1"),  # a word a search of the whole tree depends on
     ("  int y = n + 1;", ";", ""),                   # a syntax error where there was none
     ("  int y = n + 1;", "int", "#"),                # a preprocessor line
-    ("  int y = n + 1;", " + 1", "\n"),              # a new line
+    ("  int y = n + 1;", " + 1;", ";\n#define M 2"),  # a new line that is a preprocessor line
 ])
 def test_what_may_change_a_finding_is_left_to_a_fresh_analysis(line: str, old: str, new: str) -> None:
     _, done = _edit(SOURCE, line, old, new)
