@@ -309,6 +309,25 @@ async def test_typing_inside_a_target_region_reports_what_a_fresh_analysis_would
     assert ("OMP401", row) in _fresh(text)   # host_only called in the target region
 
 
+async def test_enter_in_a_function_body_moves_the_diagnostics_after_it(client: LanguageClient) -> None:
+    """Enter at the end of a line in a body, then a statement typed on the new line
+    (procedure_edit keeps the analysis; the lines after it move)."""
+    _open(client, URI, PROCEDURES)
+    [typo] = await _wait(client, URI, 1)
+    row = 4
+    lines = PROCEDURES.splitlines(keepends=True)
+    end = len(lines[row].rstrip("\n"))
+    text = PROCEDURES
+    for version, (at, typed) in enumerate([((row, end), "\n"), ((row + 1, 0), "  y = y * 2;")], start=2):
+        _change(client, URI, version, at, at, typed)
+        lines = text.splitlines(keepends=True)
+        lines[at[0]] = lines[at[0]][:at[1]] + typed + lines[at[0]][at[1]:]
+        text = "".join(lines)
+        diags = await _wait(client, URI, version)
+        assert [(d.code, d.range.start.line) for d in diags] == _fresh(text)
+    assert diags[-1].range.start.line == typo.range.start.line + 1 and "  y = y * 2;\n  return y;" in text
+
+
 F_PROCEDURES = """\
 ! é 😀
 module procs
