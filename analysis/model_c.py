@@ -146,8 +146,8 @@ class _Builder:
             self.model.complete = False
             return self.model
         root = tree.root_node
-        if root.has_error:
-            self.model.complete = False
+        if root.has_error and _error_outside_bodies(root):
+            self.model.complete = False   # (an error inside a function body: that function's scope, read_body)
         self.top(root, self.model.root, False)
         self.finish()
         self.model.reference_builder = self.references
@@ -245,6 +245,8 @@ class _Builder:
         self.parameter_symbols(params, fscope)
         if body is None:
             return
+        if body.has_error:
+            fscope.complete = False   # (what it declares may be hidden in the error)
         stack = [fscope]
         handled: set[int] = {body.id}
         for kind, node in _captures(self.language, body):
@@ -807,3 +809,21 @@ def build_c_model(document: Document, directives: list[Directive], structure: St
                           includes=find_includes(document.source, False))
         model.complete = False
         return model
+
+
+def _error_outside_bodies(root: tree_sitter.Node) -> bool:
+    """Whether the tree has a syntax error (or a missing node) outside the bodies of function
+    definitions: one inside a body hides nothing of the file's other declarations."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if not node.has_error:
+            continue
+        if node.is_error or node.is_missing:
+            return True
+        if node.type == "function_definition":
+            body = node.child_by_field_name("body")
+            stack.extend(c for c in node.children if body is None or c.id != body.id)
+            continue
+        stack.extend(node.children)
+    return False

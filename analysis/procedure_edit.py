@@ -10,7 +10,10 @@ function F can change nothing any rule read when:
   (nor continues one) and not a directive line, and makes none;
 - outside F's body the syntax tree is the same: F starts where it did and ends where it did (or
   moved by the edit, on the edited line), its ancestors likewise, and neither tree has a syntax
-  error in F or outside its body;
+  error outside F's body; F's body has one in both trees or in neither (one inside makes F's
+  scope incomplete, model_c, and the readers of F's type unsure, c_types), and then no
+  definition nested in it (error recovery can make one): typing a statement, the first key
+  makes an error and the last one mends it, and the keys between are kept;
 - no construct stands right before F (it would take F as its extent); the directives and the
   #defined names are the same, moved;
 - when F holds directives (a kernel), they are all executable, the block structure knows the
@@ -82,9 +85,9 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     line = src.rfind(b"\n", 0, start) + 1
     new_lines = [line, *(m.end() for m in _NEW_LINE.finditer(new_src, start, start + len(text)))]
     if _preprocessor(src, line) or any(_preprocessor(new_src, at) for at in new_lines) \
-            or b"pragma" in new_src[line:pad_start + delta].lower():
-        return None   # (`_Pragma` typed: a new directive) The #defined names are those of other
-        # lines: the same.
+            or b"pragma" in new_src[line:pad_start + delta].lower() or b"pragma" in src[line:pad_start].lower():
+        return None   # (`_Pragma` typed or edited: a directive) The #defined names are those of
+        # other lines: the same.
     if len(new_lines) > 1 and any(_LINE_NUMBER.search(f.message) for f in old.findings):
         return None   # (a message that names a line after the edit would name another one now)
     edit = LineEdit(start, old_end, delta, pad_start)
@@ -108,8 +111,10 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     # from the kernel's directives read only that: the same when the declaring parts are.
     declarations_read = bool(inside) or any(lo < body[1] and body[0] < hi for lo, hi in trace.bodies)
     entities = any(w in src[body[0]:body[1]] or w in new_src[new_body[0]:new_body[1]] for w in _ENTITIES)
-    if declarations_read and (entities or _declaring(doc, body) != _declaring(document, new_body)):
-        return None
+    if declarations_read:
+        before, after = _declaring(doc, body), _declaring(document, new_body)
+        if entities or before != after or (inside and _ERROR in (before[:1], after[:1])):
+            return None   # (a syntax error in a kernel: what its constructs apply to may differ)
     # Nothing outside the body moved but (when its closing brace ends the edited line) the end of
     # the function: the structures are kept, the model reads the body again.
     if (body[1] > pad_start or not src[body[1]:pad_start].strip()) and not entities:
@@ -230,9 +235,11 @@ def _unchanged_outside(old: Document, new: Document, edit: LineEdit):  # type: i
         return None
     a = _outermost_function(old.tree.root_node, edit.start, edit.old_end)
     b = _outermost_function(new.tree.root_node, edit.start, edit.old_end + edit.delta)
-    if a is None or b is None or a.has_error or b.has_error:
-        return None   # (error recovery can nest a definition in a body: the model then reads
-        # references twice, and what the call graph makes of them depends on what was read first)
+    if a is None or b is None or a.has_error != b.has_error or _nested_definition(a):
+        return None   # (A syntax error made or mended: readers of the function's type are sure or
+        # not by it, c_types. Error recovery can nest a definition in a body: the model then
+        # reads references twice, and what the call graph makes of them depends on what was read
+        # first.)
     body_a, body_b = a.child_by_field_name("body"), b.child_by_field_name("body")
     assert body_a is not None and body_b is not None
     if (body_a.start_byte, edit.offset(body_a.end_byte, False)) != (body_b.start_byte, body_b.end_byte):
@@ -249,6 +256,20 @@ def _unchanged_outside(old: Document, new: Document, edit: LineEdit):  # type: i
     if _error_outside(old.tree.root_node, body) or _error_outside(new.tree.root_node, (body_b.start_byte, body_b.end_byte)):
         return None
     return (a.start_byte, a.end_byte), body, b
+
+
+def _nested_definition(function) -> bool:  # type: ignore[no-untyped-def]
+    """Whether a function with a syntax error in its body has a definition inside it."""
+    if not function.has_error:
+        return False
+    body = function.child_by_field_name("body")
+    stack = list(body.children) if body is not None else []
+    while stack:
+        node = stack.pop()
+        if node.type == _FUNCTION:
+            return True
+        stack.extend(node.children)
+    return False
 
 
 def _outermost_function(root, start: int, end: int):  # type: ignore[no-untyped-def]
@@ -322,6 +343,7 @@ def _constructs_holding(old: FileAnalysis, inside: range, edited: Span) -> list[
 # Statements that declare nothing unless a node of _DECLARING_INSIDE is in them (`_declaring`
 # leaves them out).
 _PLAIN_STATEMENTS = frozenset({"expression_statement", "return_statement"})
+_ERROR = [("ERROR", b"")]   # what a body with a syntax error starts with
 _DECLARING_INSIDE = frozenset({"lambda_expression", "compound_statement", "class_specifier", "struct_specifier",
                                "union_specifier", "enum_specifier", "compound_literal_expression"})
 
@@ -334,7 +356,10 @@ def _declaring(document: Document, body: Span) -> list[tuple[str, bytes]]:
     out: list[tuple[str, bytes]] = []
     src = document.source
     assert document.tree is not None
-    stack = [(document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1)), False)]
+    top = document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1))
+    if top is not None and top.has_error:
+        out.append(_ERROR[0])   # (the function's scope is incomplete then: model_c.read_body)
+    stack = [(top, False)]
     while stack:
         node, in_lambda = stack.pop()
         if node is None or node.end_byte <= body[0] or node.start_byte >= body[1]:

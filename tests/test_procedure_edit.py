@@ -284,10 +284,34 @@ def test_what_a_kernel_declares_is_left_to_a_fresh_analysis(line: str, old: str,
 @pytest.mark.parametrize("line, old, new", [
     ("  table[1] = 3;", "3", "4"),                   # a body OMP117 searched for a use before the mark
     ("  int y = n + 1;", "1", "enum { M = 1 }; 1"),  # a word a search of the whole tree depends on
-    ("  int y = n + 1;", ";", ""),                   # a syntax error where there was none
+    ("  int y = n + 1;", ";", "; }"),                # the function ends early: its rest at file scope
     ("  int y = n + 1;", "int", "#"),                # a preprocessor line
     ("  int y = n + 1;", " + 1;", ";\n#define M 2"),  # a new line that is a preprocessor line
 ])
 def test_what_may_change_a_finding_is_left_to_a_fresh_analysis(line: str, old: str, new: str) -> None:
     _, done = _edit(SOURCE, line, old, new)
     assert done is None
+
+
+def test_typing_a_statement_keeps_the_analysis_between_the_first_and_the_last_key() -> None:
+    """The first key makes a syntax error in the body and the last mends it (both analysed
+    afresh: the function's scope and the readers of its type change with it); the keys between
+    keep the analysis (the body has an error before and after)."""
+    real = SOURCE.encode()
+    padded, padding = pad(real, Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    at = real.index(b"n + 1;") + len(b"n + 1;")
+    kept = []
+    for typed in [b" y", b" =", b" y", b" *", b" 3", b";"]:
+        real = real[:at] + typed + real[at:]
+        done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
+        at += len(typed)
+        kept.append(done is not None)
+        if done is None:
+            padded, padding = pad(real, Language.C)
+            analysis = _analysis(padded, Language.C, Options())
+        else:
+            analysis, padding = done
+            assert _unpadded(analysis.document.source, padding) == real
+            assert analysis.findings == _analysis(analysis.document.source, Language.C, Options()).findings
+    assert kept == [False, True, True, True, True, False]
