@@ -14,12 +14,22 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from typing import NamedTuple
 
 from .syntax import Language
 
 PAD = 24   # bytes a line can grow by before the file is analysed afresh
 
 _LINE_END = re.compile(rb"\\?\r?\n")
+
+
+class Typed(NamedTuple):
+    """An edit on one line of a padded text (`Padding.typed`)."""
+    source: bytes      # the padded text after it
+    index: int         # the line's pad (`Padding.consumed(index, delta)` is the padding then)
+    delta: int         # bytes the text before the pad grew by
+    line: int          # where the edited line starts
+    line_end: int      # where its pad started: the line's text ends there (plus `delta` after)
 
 
 class Padding:
@@ -59,10 +69,9 @@ class Padding:
             return i
         return None
 
-    def typed(self, padded: bytes, start: int, old_end: int, text: bytes) -> tuple[bytes, int, int] | None:
+    def typed(self, padded: bytes, start: int, old_end: int, text: bytes) -> Typed | None:
         """The padded text with [start, old_end) replaced by `text` and the blanks of that line
-        taking up the difference, the index of its pad, and the difference; None when the edit
-        leaves its line or the blanks are too few."""
+        taking up the difference; None when the edit leaves its line or the blanks are too few."""
         k = self.on_line(padded, old_end)
         if k is None:
             return None
@@ -71,8 +80,10 @@ class Padding:
             return None
         tail = padded[old_end:pad_start]
         if delta >= 0:
-            return padded[:start] + text + tail + padded[pad_start + delta:], k, delta
-        return padded[:start] + text + tail + b" " * -delta + padded[pad_start:], k, delta
+            new = padded[:start] + text + tail + padded[pad_start + delta:]
+        else:
+            new = padded[:start] + text + tail + b" " * -delta + padded[pad_start:]
+        return Typed(new, k, delta, padded.rfind(b"\n", 0, start) + 1, pad_start)
 
     def consumed(self, index: int, delta: int) -> Padding:
         """The padding after the text before pad `index` grew by `delta` bytes taken from that pad

@@ -80,9 +80,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     typed = padding.typed(src, start, old_end, text)
     if typed is None:
         return None
-    new_src, k, delta = typed
-    pad_start = padding.starts[k]
-    line = src.rfind(b"\n", 0, start) + 1
+    new_src, k, delta, line, pad_start = typed
     new_lines = [line, *(m.end() for m in _NEW_LINE.finditer(new_src, start, start + len(text)))]
     if _preprocessor(src, line) or any(_preprocessor(new_src, at) for at in new_lines) \
             or b"pragma" in new_src[line:pad_start + delta].lower() or b"pragma" in src[line:pad_start].lower():

@@ -68,9 +68,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     typed = padding.typed(src, start, old_end, text)
     if typed is None:
         return None
-    new_src, k, delta = typed
-    pad_start = padding.starts[k]
-    line = src.rfind(b"\n", 0, start) + 1
+    new_src, k, delta, line, pad_start = typed
     stmts = old.structure.statements
     found = _statement_again(stmts, new_src, line, pad_start, delta, doc.language is Language.FORTRAN_FIXED)
     if found is None:
