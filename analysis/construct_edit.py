@@ -18,6 +18,8 @@ from .rules import FileContext, Rule, RuleTrace, active_rules, checked_again, ru
 
 # The structure built from the code inside target regions (rules.FileContext.regions).
 _REGIONS = "regions"
+# Associations of the directives that apply to code after them (their extent).
+EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 
 
 def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) -> dict[Rule, RuleTrace]:

@@ -44,7 +44,7 @@ import re
 from bisect import bisect_left
 
 from .check import AnalysisTrace, FileAnalysis, conclude
-from .construct_edit import rules_inside
+from .construct_edit import EXTENDED, rules_inside
 from .directives.structure import association, c_structure_moved
 from .line_edit import LineEdit, Moved
 from .padding import Padding
@@ -53,8 +53,6 @@ from .rules import FileContext, body_reads, body_words
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 
 _FUNCTION = "function_definition"
-# Associations of directives that apply to code after them (their extent).
-_EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 # Words of declarations that make an entity of the program (static locals, extern declarations):
 # the call graph keeps a body that spells one from being read again in place.
 _ENTITIES = (b"static", b"extern")
@@ -327,7 +325,7 @@ def _constructs_holding(old: FileAnalysis, inside: range, edited: Span) -> list[
         d = old.directives[i]
         if d.spec is None or d.spec.kind != "executable":
             return None   # (a declarative one names the body's declarations: the binding reads them)
-        if association(d) in _EXTENDED:
+        if association(d) in EXTENDED:
             extent = extents.get(i)
             if extent is None:
                 return None

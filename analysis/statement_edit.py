@@ -9,7 +9,7 @@ edit of such a statement S can change nothing but S's references when:
 
 - it stays on one line, S starts and ends on that line (no continuation either way), and the
   statement scanner finds S's new text there starting where S did, with the same label, and
-  the next statement as it was;
+  the statements before and after it as they were;
 - the model reads the new text as it read S, and it has S's block events (a DO, an IF-THEN
   or an END DO keeps them: the block structure is the same);
 - no directive stands right before S (a construct may take it as its extent), no construct's
@@ -32,7 +32,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 
 from .check import FileAnalysis, conclude
-from .construct_edit import rules_inside
+from .construct_edit import EXTENDED, rules_inside
 from .directives.fortran_blocks import Statement, block_events, statements
 from .directives.structure import association
 from .line_edit import LineEdit, Moved
@@ -43,8 +43,6 @@ from .records import replace
 from .rules import FileContext, body_reads, body_words
 from .syntax import Document, Language, LineIndex, parse_from
 
-# Associations of directives that apply to code after them (their extent).
-_EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 # Structures of the old context that do not hold for the new text (built again when read).
 _NOT_KEPT = frozenset({"_file_graph", "_file_graph_base", "_device_graph", "_lowered_source", "_mentions",
                        "_owner", "_statement_read_again"})
@@ -165,7 +163,7 @@ def _constructs_holding(old: FileAnalysis, model: FileModel | None, stmts: list[
     extents = old.structure.extents
     within: list[int] = []
     for k in range(bisect_left(starts, span[0]), bisect_left(starts, span[1])):
-        if association(old.directives[k]) in _EXTENDED:
+        if association(old.directives[k]) in EXTENDED:
             extent = extents.get(k)
             if extent is None or (extent[0] <= st.start < extent[1] and extent[1] <= st.end):
                 return None
