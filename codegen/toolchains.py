@@ -1,0 +1,194 @@
+"""Which compilers are installed here and what each can do (toolchain discovery).
+
+Looks on PATH and in the usual installation folders (`/usr/lib/llvm-NN/bin`, the NVIDIA HPC
+SDK, ROCm) for LLVM (clang, clang++, flang), GCC (gcc, g++, gfortran) and the vendors'
+compilers, and groups them into toolchains by family and major version. What a toolchain can
+build for a device is read from the files its installation holds (an offload runtime, GCC's
+`accel/<target>/mkoffload`), and whether a device is there from the device files the drivers
+create. Nothing is compiled or run here: running code is the user's explicit act (the runner).
+"""
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Offload targets (as the compilers name them) and the device each runs on.
+HOST_OFFLOAD = "x86_64-unknown-linux-gnu"     # clang: a device image run by the host plugin
+NVPTX = "nvptx64-nvidia-cuda"
+AMDGCN = "amdgcn-amd-amdhsa"
+GCC_NVPTX = "nvptx-none"
+GCC_AMDGCN = "amdgcn-amdhsa"
+
+# (family, language, executable name pattern): the version, when the name has one, is group 1.
+_NAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    ("llvm", "c", re.compile(r"clang(?:-(\d+))?")),
+    ("llvm", "c++", re.compile(r"clang\+\+(?:-(\d+))?")),
+    ("llvm", "fortran", re.compile(r"flang(?:-new)?(?:-(\d+))?")),
+    # (Debian's real GCC executables carry the target: x86_64-linux-gnu-gcc-12)
+    ("gcc", "c", re.compile(r"(?:[a-z0-9_]+-linux-gnu-)?gcc(?:-(\d+))?")),
+    ("gcc", "c++", re.compile(r"(?:[a-z0-9_]+-linux-gnu-)?g\+\+(?:-(\d+))?")),
+    ("gcc", "fortran", re.compile(r"(?:[a-z0-9_]+-linux-gnu-)?gfortran(?:-(\d+))?")),
+    ("nvhpc", "c", re.compile(r"nvc()")),
+    ("nvhpc", "c++", re.compile(r"nvc\+\+()")),
+    ("nvhpc", "fortran", re.compile(r"nvfortran()")),
+    ("rocm", "c", re.compile(r"amdclang()")),
+    ("rocm", "c++", re.compile(r"amdclang\+\+()")),
+    ("rocm", "fortran", re.compile(r"amdflang()")),
+)
+# Folders compilers are installed in besides PATH (globs).
+_FOLDERS = ("/usr/lib/llvm-*/bin", "/opt/nvidia/hpc_sdk/Linux_x86_64/*/compilers/bin", "/opt/rocm*/llvm/bin",
+            "/opt/rocm*/bin")
+_LLVM_FOLDER = re.compile(r"/llvm-(\d+)/")
+_DEVICES = {NVPTX: ("/dev/nvidiactl", "/dev/nvidia0"), AMDGCN: ("/dev/kfd",), GCC_NVPTX: ("/dev/nvidiactl", "/dev/nvidia0"),
+            GCC_AMDGCN: ("/dev/kfd",)}
+
+
+@dataclass(frozen=True)
+class Toolchain:
+    """Compilers of one family and version, and what they can build and run here."""
+    name: str                                   # "llvm-22", "gcc-12", "nvhpc", ...
+    family: str                                 # llvm, gcc, nvhpc, rocm
+    version: int                                # major version; 0 when the names do not say
+    compilers: Mapping[str, str]                # language ("c", "c++", "fortran") -> executable
+    offload_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # language -> targets
+    devices: Mapping[str, bool] = field(default_factory=dict)   # offload target -> a device is here
+    notes: tuple[str, ...] = ()                 # what it cannot do here, and why
+
+    def device_build(self, language: str) -> bool:
+        return bool(self.offload_targets.get(language))
+
+    def device_run(self, language: str) -> bool:
+        """Whether a device image it builds for `language` can run on a device here."""
+        return any(self.devices.get(t) for t in self.offload_targets.get(language, ()))
+
+    def answers_to(self, name: str) -> bool:
+        """Whether a setting naming a toolchain means this one: its name, or a compiler's name
+        (`clang-22`, `flang-22`, `gcc-12`, `gfortran`...), or its family alone."""
+        if name in (self.name, self.family):
+            return True
+        return any(Path(path).name == name or _versioned(path, self.version) == name for path in self.compilers.values())
+
+
+def discover(path: str | None = None, folders: Iterable[str] = _FOLDERS, root: str = "/") -> list[Toolchain]:
+    """The toolchains installed here: newest first within a family, LLVM, GCC, then vendors'.
+    `path`: the search path (default: PATH); `root`: where the installation folders and device
+    files are looked for (tests)."""
+    found: dict[tuple[str, int], dict[str, str]] = {}
+    seen: set[tuple[str, str]] = set()
+    for folder in _search_folders(path, folders, root):
+        try:
+            names = sorted(os.listdir(folder))
+        except OSError:
+            continue
+        for name in names:
+            hit = _compiler(name)
+            if hit is None:
+                continue
+            family, language, version = hit
+            exe = os.path.join(folder, name)
+            real = os.path.realpath(exe)
+            # (one executable may be several drivers: clang++ links to clang, and acts by its name)
+            if (real, language) in seen or not os.access(exe, os.X_OK) or not os.path.isfile(real):
+                continue
+            if version == 0:   # an unversioned name: the installation (or the link's target) may say
+                m = (_LLVM_FOLDER.search(folder + "/") or _LLVM_FOLDER.search(real + "/")) if family == "llvm" else None
+                again = _compiler(os.path.basename(real))
+                version = int(m.group(1)) if m else again[2] if again and again[0] == family else 0
+            seen.add((real, language))
+            found.setdefault((family, version), {}).setdefault(language, exe)
+    order = {"llvm": 0, "gcc": 1, "nvhpc": 2, "rocm": 3}
+    out = [_toolchain(family, version, compilers, root) for (family, version), compilers in found.items()]
+    return sorted(out, key=lambda t: (order.get(t.family, 9), -t.version))
+
+
+def pick(toolchains: list[Toolchain], language: str, setting: str | None = None) -> Toolchain | None:
+    """The toolchain for a `language` build: the one the setting names, else the first that can
+    run a device image here, else the first that can build one, else the first that compiles the
+    language at all."""
+    able = [t for t in toolchains if language in t.compilers]
+    if setting:
+        return next((t for t in able if t.answers_to(setting)), None)
+    return next((t for t in able if t.device_run(language)), None) \
+        or next((t for t in able if t.device_build(language)), None) or (able[0] if able else None)
+
+
+# -- helpers ------------------------------------------------------------------------------------
+def _search_folders(path: str | None, folders: Iterable[str], root: str) -> list[str]:
+    out: list[str] = []
+    for entry in (os.environ.get("PATH", "") if path is None else path).split(os.pathsep):
+        if entry and entry not in out:
+            out.append(entry)
+    for pattern in folders:
+        for folder in sorted(Path(root).glob(pattern.lstrip("/")), reverse=True):
+            if str(folder) not in out:
+                out.append(str(folder))
+    return out
+
+
+def _compiler(name: str) -> tuple[str, str, int] | None:
+    for family, language, pattern in _NAMES:
+        m = pattern.fullmatch(name)
+        if m is not None:
+            return family, language, int(m.group(1)) if m.group(1) else 0
+    return None
+
+
+def _versioned(path: str, version: int) -> str:
+    base = re.sub(r"-\d+$", "", Path(path).name)
+    return f"{base}-{version}" if version else base
+
+
+def _toolchain(family: str, version: int, compilers: dict[str, str], root: str) -> Toolchain:
+    name = f"{family}-{version}" if version else family
+    targets: dict[str, tuple[str, ...]] = {}
+    notes: list[str] = []
+    if family == "llvm":
+        lib = _llvm_lib(compilers, version, root)
+        c_targets = [t for t, present in ((HOST_OFFLOAD, lib is not None and (lib / "libomptarget.so").exists()),
+                                          (NVPTX, lib is not None and _device_runtime(lib, "nvptx")),
+                                          (AMDGCN, lib is not None and _device_runtime(lib, "amdgpu")))
+                     if present]
+        for language in ("c", "c++"):
+            if language in compilers and c_targets:
+                targets[language] = tuple(c_targets)
+        if "c" in compilers and not c_targets:
+            notes.append(f"{name}: no offload runtime (libomptarget) is installed: host builds only")
+        if "fortran" in compilers:
+            # flang compiles target regions, but its offloading link needs a device runtime
+            # for Fortran that no Debian package holds (undefined __kmpc_target_init)
+            notes.append(f"{name}: flang's offloading link cannot work here (no device runtime for Fortran): "
+                         "Fortran builds are host-only")
+    elif family == "gcc":
+        accel = sorted(p.parent.name for p in Path(root).glob(f"usr/lib/gcc/*/{version}/accel/*/mkoffload")) \
+            if version else []
+        for language in compilers:
+            if accel:
+                targets[language] = tuple(accel)
+        if not accel:
+            notes.append(f"{name}: no offload compiler (gcc-{version or 'NN'}-offload-nvptx) is installed: host builds only")
+    elif family in ("nvhpc", "rocm"):
+        for language in compilers:
+            targets[language] = (NVPTX if family == "nvhpc" else AMDGCN,)
+    devices = {t: t == HOST_OFFLOAD or any(Path(root, d.lstrip("/")).exists() for d in _DEVICES.get(t, ()))
+               for ts in targets.values() for t in ts}
+    return Toolchain(name, family, version, dict(sorted(compilers.items())), targets, devices, tuple(notes))
+
+
+def _llvm_lib(compilers: dict[str, str], version: int, root: str) -> Path | None:
+    """The `lib` folder of an LLVM installation (next to its `bin`)."""
+    for exe in compilers.values():
+        for where in (exe, os.path.realpath(exe)):   # (its own installation first, then the link's)
+            lib = Path(where).parent.parent / "lib"
+            if (lib / "libomp.so").exists() or (lib / "libomptarget.so").exists():
+                return lib
+    candidate = Path(root, f"usr/lib/llvm-{version}/lib")
+    return candidate if version and candidate.is_dir() else None
+
+
+def _device_runtime(lib: Path, kind: str) -> bool:
+    """Whether the device runtime for GPUs of `kind` (nvptx, amdgpu) is installed."""
+    return any(lib.glob(f"libomptarget-{kind}*.bc")) or any(lib.glob(f"*{kind}*/libompdevice.a")) \
+        or any(lib.glob(f"*{kind}*/libomptarget.devicertl.a"))
