@@ -55,7 +55,7 @@ class Toolchain:
     compilers: Mapping[str, str]                # language ("c", "c++", "fortran") -> executable
     offload_targets: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # language -> targets
     devices: Mapping[str, bool] = field(default_factory=dict)   # offload target -> a device is here
-    notes: tuple[str, ...] = ()                 # what it cannot do here, and why
+    notes: Mapping[str, str] = field(default_factory=dict)   # language -> why it builds no device code
 
     def device_build(self, language: str) -> bool:
         return bool(self.offload_targets.get(language))
@@ -144,37 +144,38 @@ def _versioned(path: str, version: int) -> str:
 def _toolchain(family: str, version: int, compilers: dict[str, str], root: str) -> Toolchain:
     name = f"{family}-{version}" if version else family
     targets: dict[str, tuple[str, ...]] = {}
-    notes: list[str] = []
+    notes: dict[str, str] = {}
     if family == "llvm":
         lib = _llvm_lib(compilers, version, root)
-        c_targets = [t for t, present in ((HOST_OFFLOAD, lib is not None and (lib / "libomptarget.so").exists()),
-                                          (NVPTX, lib is not None and _device_runtime(lib, "nvptx")),
-                                          (AMDGCN, lib is not None and _device_runtime(lib, "amdgpu")))
-                     if present]
+        c_targets = tuple(t for t, present in ((HOST_OFFLOAD, lib is not None and (lib / "libomptarget.so").exists()),
+                                               (NVPTX, lib is not None and _device_runtime(lib, "nvptx")),
+                                               (AMDGCN, lib is not None and _device_runtime(lib, "amdgpu")))
+                          if present)
         for language in ("c", "c++"):
-            if language in compilers and c_targets:
-                targets[language] = tuple(c_targets)
-        if "c" in compilers and not c_targets:
-            notes.append(f"{name}: no offload runtime (libomptarget) is installed: host builds only")
+            if language in compilers:
+                if c_targets:
+                    targets[language] = c_targets
+                else:
+                    notes[language] = f"{name}: no offload runtime (libomptarget) is installed: host builds only"
         if "fortran" in compilers:
             # flang compiles target regions, but its offloading link needs a device runtime
             # for Fortran that no Debian package holds (undefined __kmpc_target_init)
-            notes.append(f"{name}: flang's offloading link cannot work here (no device runtime for Fortran): "
-                         "Fortran builds are host-only")
+            notes["fortran"] = (f"{name}: flang's offloading link cannot work here (no device runtime for "
+                                "Fortran is installed): Fortran builds are host-only")
     elif family == "gcc":
-        accel = sorted(p.parent.name for p in Path(root).glob(f"usr/lib/gcc/*/{version}/accel/*/mkoffload")) \
-            if version else []
+        accel = tuple(sorted(p.parent.name for p in Path(root).glob(f"usr/lib/gcc/*/{version}/accel/*/mkoffload"))) \
+            if version else ()
         for language in compilers:
             if accel:
-                targets[language] = tuple(accel)
-        if not accel:
-            notes.append(f"{name}: no offload compiler (gcc-{version or 'NN'}-offload-nvptx) is installed: host builds only")
+                targets[language] = accel
+            else:
+                notes[language] = f"{name}: no offload compiler (gcc-{version or 'NN'}-offload-nvptx) is installed: host builds only"
     elif family in ("nvhpc", "rocm"):
         for language in compilers:
             targets[language] = (NVPTX if family == "nvhpc" else AMDGCN,)
     devices = {t: t == HOST_OFFLOAD or any(Path(root, d.lstrip("/")).exists() for d in _DEVICES.get(t, ()))
                for ts in targets.values() for t in ts}
-    return Toolchain(name, family, version, dict(sorted(compilers.items())), targets, devices, tuple(notes))
+    return Toolchain(name, family, version, dict(sorted(compilers.items())), targets, devices, notes)
 
 
 def _llvm_lib(compilers: dict[str, str], version: int, root: str) -> Path | None:

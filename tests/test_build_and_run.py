@@ -1,0 +1,140 @@
+"""Building and running with the real compilers of this machine (codegen): clang 22 offloads C
+to the host-offload device through libomptarget, gcc 12 builds real NVPTX images that fall back
+to the host (no GPU here), flang 22 builds for the host only; and the runner's timeout (the
+whole process group) and output cap."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from omp_lsp.codegen.build_and_run import build_and_run, compiler_diagnostics
+from omp_lsp.codegen.runner import run
+from omp_lsp.codegen.toolchains import Toolchain, discover, pick
+
+TOOLCHAINS = discover()
+
+
+def _toolchain(name: str, language: str) -> Toolchain:
+    found = pick(TOOLCHAINS, language, name)
+    if found is None:
+        pytest.skip(f"the README's set-up installs {name}")
+    return found
+
+
+DECLARE_TARGET_C = """\
+#include <stdio.h>
+#pragma omp declare target
+static int twice(int x) { return 2 * x; }
+#pragma omp end declare target
+int main(void) {
+  int a[4] = {1, 2, 3, 4};
+#pragma omp target map(tofrom: a)
+  for (int i = 0; i < 4; i++) a[i] = twice(a[i]);
+  printf("%d %d %d %d\\n", a[0], a[1], a[2], a[3]);
+  return 0;
+}
+"""
+
+WHERE_C = """\
+#include <stdio.h>
+#include <omp.h>
+int main(void) {
+  int initial = 1;
+#pragma omp target map(from: initial)
+  initial = omp_is_initial_device();
+  printf("initial device: %d\\n", initial);
+  return 0;
+}
+"""
+
+DECLARE_TARGET_F = """\
+module twice_m
+contains
+  integer function twice(x)
+    !$omp declare target
+    integer, intent(in) :: x
+    twice = 2 * x
+  end function twice
+end module twice_m
+program main
+  use twice_m
+  integer :: a(4), i
+  a = [1, 2, 3, 4]
+  !$omp target map(tofrom: a)
+  do i = 1, 4
+    a(i) = twice(a(i))
+  end do
+  !$omp end target
+  print '(4i3)', a
+end program main
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> str:
+    path = tmp_path / name
+    path.write_text(text)
+    return str(path)
+
+
+def test_clang_offloads_a_declare_target_program_to_the_host_offload_device(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "p.c", DECLARE_TARGET_C), "c", _toolchain("clang-22", "c"))
+    assert [(b.kind, b.process.ok) for b in report.builds] == [("host", True), ("device", True)]
+    assert any(a.startswith("-fopenmp-targets=x86_64") for a in report.builds[1].process.command)
+    host, device = report.runs
+    assert host.process.stdout == device.process.stdout == b"2 4 6 8\n" and report.same_output and report.ok
+    assert (host.offloaded, device.offloaded) == (None, True)
+    assert b"omptarget" not in device.stderr   # libomptarget's reports are taken out
+
+
+def test_a_program_that_prints_where_it_ran_differs_between_the_runs(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "where.c", WHERE_C), "c", _toolchain("clang-22", "c"))
+    assert [r.process.stdout for r in report.runs] == [b"initial device: 1\n", b"initial device: 0\n"]
+    assert report.same_output is False and not report.ok
+
+
+def test_gcc_builds_an_nvptx_image_that_runs_on_the_host_here(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "p.c", DECLARE_TARGET_C), "c", _toolchain("gcc-12", "c"))
+    assert [(b.kind, b.process.ok) for b in report.builds] == [("host", True), ("device", True)]
+    assert "-foffload=nvptx-none" in report.builds[1].process.command
+    assert report.same_output and report.runs[1].offloaded is Path("/dev/nvidiactl").exists()
+
+
+def test_flang_builds_fortran_for_the_host_only_and_says_why(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "p.f90", DECLARE_TARGET_F), "fortran", _toolchain("flang-22", "fortran"))
+    assert [(b.kind, b.process.ok) for b in report.builds] == [("host", True)]
+    assert report.runs[0].process.stdout.split() == [b"2", b"4", b"6", b"8"]
+    assert any("flang" in note for note in report.notes) and report.same_output is None
+
+
+def test_gfortran_builds_fortran_for_nvptx(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "p.f90", DECLARE_TARGET_F), "fortran", _toolchain("gcc-12", "fortran"))
+    assert [(b.kind, b.process.ok) for b in report.builds] == [("host", True), ("device", True)]
+    assert report.same_output and report.runs[1].process.stdout.split() == [b"2", b"4", b"6", b"8"]
+
+
+def test_a_compiler_error_is_reported_at_its_line(tmp_path: Path) -> None:
+    source = _write(tmp_path, "bad.c", DECLARE_TARGET_C.replace("return 2 * x;", "return 2 * y;"))
+    report = build_and_run(source, "c", _toolchain("clang-22", "c"))
+    assert not report.builds[0].process.ok and report.runs == []
+    [found] = [d for d in report.builds[0].diagnostics if d["severity"] == "error"]
+    column = "static int twice(int x) { return 2 * y; }".index("y;") + 1   # (1-based, as --check's)
+    assert (found["code"], found["line"], found["column"]) == ("OMP501", 3, column) and "'y'" in found["message"]
+    assert compiler_diagnostics(b"other.c:1:1: error: x\n", source) == []
+
+
+def test_a_program_that_never_ends_is_killed_with_its_children_at_the_timeout(tmp_path: Path) -> None:
+    marker = f"{time.time_ns() % 10_000_000}.5"   # a sleep no other process runs
+    done = run(["sh", "-c", f"sleep {marker} & sleep {marker}"], str(tmp_path), timeout=0.5)
+    assert done.timed_out and done.exit_code is None and 0.4 < done.seconds < 10
+    left = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, check=False)
+    assert left.stdout == b""
+
+
+def test_output_past_the_cap_is_dropped(tmp_path: Path) -> None:
+    head = shutil.which("head")
+    assert head is not None
+    done = run([head, "-c", str(100 << 20), "/dev/zero"], str(tmp_path), cap=1 << 20)
+    assert done.ok and done.truncated and len(done.stdout) == 1 << 20
