@@ -15,6 +15,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from .link_errors import device_link_diagnostics
+from .places import analyse, diagnostic, main_program
 from .plans import DEVICE, HOST, Build, plans
 from .runner import DEFAULT_TIMEOUT, OUTPUT_CAP, Process, run
 from .toolchains import Toolchain
@@ -56,6 +58,7 @@ class Report:
     builds: list[BuildResult] = field(default_factory=list)
     runs: list[RunResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
+    diagnostics: list[dict[str, Any]] = field(default_factory=list)   # of the runs: OMP503, OMP504
 
     @property
     def same_output(self) -> bool | None:
@@ -80,13 +83,16 @@ class Report:
                           "stderr": r.stderr.decode("utf-8", "replace"), "seconds": round(r.process.seconds, 3),
                           "offloaded": r.offloaded, "timed_out": r.process.timed_out,
                           "truncated": r.process.truncated} for r in self.runs],
-                "same_output": self.same_output, "notes": self.notes, "offload_entries": []}
+                "same_output": self.same_output, "diagnostics": self.diagnostics, "notes": self.notes,
+                "offload_entries": []}
 
 
 def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeout: float = DEFAULT_TIMEOUT,
-                  openmp_version: int | None = None, flags: Sequence[str] = (), cap: int = OUTPUT_CAP) -> Report:
+                  openmp_version: int | None = None, flags: Sequence[str] = (), cap: int = OUTPUT_CAP,
+                  others: Sequence[Toolchain] = ()) -> Report:
     """Build `source` (a `language` file) with `toolchain` into a fresh temporary folder, host
-    binary and device binary, and run each that built."""
+    binary and device binary, and run each that built. `others`: the toolchains found here
+    besides it (OMP504 says when none builds device code either)."""
     source = str(Path(source).resolve())
     report = Report(source, toolchain.name if toolchain is not None else None)
     if toolchain is None:
@@ -97,10 +103,59 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
         report.notes.extend(missing)
         for step in steps:
             built = run(step.command, folder, timeout=timeout, cap=cap)
-            report.builds.append(BuildResult(step.kind, built, compiler_diagnostics(built.stderr, source)))
+            found = compiler_diagnostics(built.stderr, source)
+            if step.kind == DEVICE and not built.ok:
+                link = device_link_diagnostics(built.stderr, source)
+                at = {(d["line"], d["column"]) for d in link}
+                found = [d for d in found if (d["line"], d["column"]) not in at] + link
+            report.builds.append(BuildResult(step.kind, built, found))
             if built.ok:
                 report.runs.append(_run(step, toolchain, language, folder, timeout, cap))
+    report.diagnostics = _run_diagnostics(report, source, language, toolchain, others)
     return report
+
+
+# Debian packages that give a toolchain building device code here, per language (OMP504).
+DEVICE_PACKAGES = {"c": "clang-22 libomp-22-dev liboffload-22-dev (or gcc-12-offload-nvptx)",
+                   "c++": "clang-22 libomp-22-dev liboffload-22-dev (or gcc-12-offload-nvptx)",
+                   "fortran": "gcc-12-offload-nvptx gfortran"}
+
+
+def _run_diagnostics(report: Report, source: str, language: str, toolchain: Toolchain,
+                     others: Sequence[Toolchain]) -> list[dict[str, Any]]:
+    """OMP503 when the runs differ, OMP504 when no toolchain here builds device code for the
+    language; at the main program (else the file's start)."""
+    out: list[dict[str, Any]] = []
+    differ = report.same_output is False
+    alone = not toolchain.device_build(language) and not any(t.device_build(language) for t in others)
+    if not differ and not alone:
+        return out
+    analysed = analyse(source)
+    if analysed is None:
+        return out
+    document, model = analysed
+    span = main_program(model) or (0, 0)
+    if differ:
+        out.append(diagnostic(document, source, span, "OMP503", "warning", _difference(*report.runs)))
+    if alone:
+        out.append(diagnostic(document, source, span, "OMP504", "information",
+                              f"no toolchain here can build {language} device code, so the program ran on the host "
+                              f"only; Debian packages that would: {DEVICE_PACKAGES[language]}"))
+    return out
+
+
+def _difference(host: RunResult, device: RunResult) -> str:
+    a, b = host.process, device.process
+    parts = []
+    if a.exit_code != b.exit_code:
+        parts.append(f"the host run exited with {a.exit_code}, the device run with {b.exit_code}")
+    if a.stdout != b.stdout:
+        lines_a, lines_b = a.stdout.splitlines(), b.stdout.splitlines()
+        k = next((i for i, (x, y) in enumerate(zip(lines_a, lines_b)) if x != y), min(len(lines_a), len(lines_b)))
+        shown = [repr(lines[k].decode("utf-8", "replace")[:80]) if k < len(lines) else "nothing"
+                 for lines in (lines_a, lines_b)]
+        parts.append(f"output line {k + 1} is {shown[0]} on the host and {shown[1]} on the device")
+    return "the host run and the offloaded run differ: " + "; ".join(parts)
 
 
 def compiler_diagnostics(output: bytes, source: str) -> list[dict[str, Any]]:

@@ -85,7 +85,8 @@ def _build_and_run(args: argparse.Namespace) -> Report:
     if setting and toolchain is None:
         known = ", ".join(t.name for t in toolchains) or "none"
         raise RunUsageError(f"no toolchain named {setting} compiles {LANGUAGES[language]} here (found: {known})")
-    return build_and_run(path, LANGUAGES[language], toolchain, args.timeout, config.options.openmp_version, flags)
+    return build_and_run(path, LANGUAGES[language], toolchain, args.timeout, config.options.openmp_version, flags,
+                         others=[t for t in toolchains if t is not toolchain])
 
 
 def _config(path: str, args: argparse.Namespace, database_version: int | None) -> Config:
@@ -137,5 +138,7 @@ def write_text(report: Report, out: TextIO) -> None:
         out.write(f"  {r.kind} run: {state} in {r.process.seconds:.2f} s{where}"
                   f"{', output truncated' if r.process.truncated else ''}\n")
     out.writelines(f"  note: {note}\n" for note in report.notes)
+    out.writelines(f"  {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [{d['code']}]\n"
+                   for d in report.diagnostics)
     if report.same_output is not None:
         out.write(f"  {'same output' if report.same_output else 'the runs differ in output or exit status'}\n")

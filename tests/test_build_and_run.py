@@ -93,6 +93,8 @@ def test_a_program_that_prints_where_it_ran_differs_between_the_runs(tmp_path: P
     report = build_and_run(_write(tmp_path, "where.c", WHERE_C), "c", _toolchain("clang-22", "c"))
     assert [r.process.stdout for r in report.runs] == [b"initial device: 1\n", b"initial device: 0\n"]
     assert report.same_output is False and not report.ok
+    [found] = report.diagnostics
+    assert (found["code"], found["line"]) == ("OMP503", 3) and "'initial device: 1'" in found["message"]
 
 
 def test_gcc_builds_an_nvptx_image_that_runs_on_the_host_here(tmp_path: Path) -> None:
@@ -103,10 +105,16 @@ def test_gcc_builds_an_nvptx_image_that_runs_on_the_host_here(tmp_path: Path) ->
 
 
 def test_flang_builds_fortran_for_the_host_only_and_says_why(tmp_path: Path) -> None:
-    report = build_and_run(_write(tmp_path, "p.f90", DECLARE_TARGET_F), "fortran", _toolchain("flang-22", "fortran"))
+    report = build_and_run(_write(tmp_path, "p.f90", DECLARE_TARGET_F), "fortran", _toolchain("flang-22", "fortran"),
+                           others=TOOLCHAINS)
     assert [(b.kind, b.process.ok) for b in report.builds] == [("host", True)]
     assert report.runs[0].process.stdout.split() == [b"2", b"4", b"6", b"8"]
     assert any("flang" in note for note in report.notes) and report.same_output is None
+    assert report.diagnostics == []   # (gfortran builds device code here: test below)
+    alone = build_and_run(_write(tmp_path, "p.f90", DECLARE_TARGET_F), "fortran", _toolchain("flang-22", "fortran"),
+                          others=[t for t in TOOLCHAINS if t.family == "llvm"])
+    [found] = alone.diagnostics
+    assert (found["code"], found["line"]) == ("OMP504", 9) and "gcc-12-offload-nvptx" in found["message"]
 
 
 def test_gfortran_builds_fortran_for_nvptx(tmp_path: Path) -> None:
@@ -138,3 +146,31 @@ def test_output_past_the_cap_is_dropped(tmp_path: Path) -> None:
     assert head is not None
     done = run([head, "-c", str(100 << 20), "/dev/zero"], str(tmp_path), cap=1 << 20)
     assert done.ok and done.truncated and len(done.stdout) == 1 << 20
+
+
+LINK_C = """\
+#include <stdio.h>
+int counter = 5;
+int bump(int x) { return x + counter; }
+#pragma omp declare target to(bump)
+int main(void) {
+  int r = 0;
+#pragma omp target map(from: r)
+  r = bump(1);
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+
+@pytest.mark.parametrize("toolchain", ["clang-22", "gcc-12"])
+def test_a_global_the_device_needs_but_lacks_fails_the_device_link_at_its_declaration(tmp_path: Path,
+                                                                                      toolchain: str) -> None:
+    report = build_and_run(_write(tmp_path, "link.c", LINK_C), "c", _toolchain(toolchain, "c"))
+    host, device = report.builds
+    assert host.process.ok and not device.process.ok and [r.kind for r in report.runs] == ["host"]
+    [found] = [d for d in device.diagnostics if d["code"] == "OMP502"]
+    assert (found["line"], found["column"]) == (2, 5) and "'counter'" in found["message"]
+    assert not any(d["code"] == "OMP501" and d["line"] == 2 for d in device.diagnostics)
+    if toolchain == "clang-22":   # the linker names the device function that uses it
+        assert [(r["line"], r["column"]) for r in found["related"]] == [(3, LINK_C.splitlines()[2].index("counter") + 1)]
