@@ -1,4 +1,4 @@
-"""What device toolchains cannot compile, for OMP407: a table, checked on these machines.
+"""What device toolchains cannot compile, for OMP407 and OMP505: tables, checked on these machines.
 
 Each toolchain name is what a user selects (`--device-toolchain`, the `deviceToolchains`
 setting). A feature listed for a toolchain makes device code that uses it fail to build:
@@ -38,6 +38,19 @@ roundf trunc truncf erf erff erfc erfcf tgamma lgamma hypot hypotf copysign ldex
 isnan isinf isfinite fma fmaf rsqrt rsqrtf sincos sincosf
 """
 DEVICE_LIBRARY = frozenset(_LIBRARY_WORDS.split())
+
+
+# OMP505: directives (with a clause, when one is named) the spec allows but a toolchain rejects,
+# as its compiler says (clang 22: "unexpected OpenMP clause 'reverse_offload'"; gcc 12: "sorry,
+# unimplemented: 'reverse_offload' clause", "expected '#pragma omp' clause before 'indirect'", and
+# `begin declare target` ignored, so that its end directive has no beginning).
+REJECTED: dict[str, tuple[tuple[str, str | None, str], ...]] = {
+    "clang-x86_64": (("requires", "reverse_offload", "the reverse_offload requirement"),),
+    "gcc-nvptx": (("requires", "reverse_offload", "the reverse_offload requirement"),
+                  ("begin declare target", None, "begin declare target (use declare target ... end declare target)"),
+                  ("begin declare target", "indirect", "the indirect clause"),
+                  ("declare target", "indirect", "the indirect clause")),
+}
 
 
 def unsupported(toolchains: tuple[str, ...]) -> dict[str, list[str]]:

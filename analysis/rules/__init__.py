@@ -481,6 +481,7 @@ def _load(fortran: bool = True) -> None:
         directive_syntax,
         target_clauses,
         target_regions,
+        toolchain_limits,
     )
     if fortran:
         from . import declare_target_fortran, declare_variant_fortran  # noqa: F401

@@ -1,0 +1,30 @@
+"""OMP505: a directive the spec allows that a selected device toolchain rejects (device_limits.REJECTED),
+reported as information: the program is not wrong, but a build with that toolchain fails. The
+toolchains are the workspace's (the `deviceToolchains` setting, as for OMP407)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..device_limits import REJECTED
+from ..diagnostics import Finding
+from . import WorkspaceContext, workspace_rule
+
+
+@workspace_rule("OMP505")
+def rejected_by_toolchain(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    names = ws.options.device_toolchains if ws.options else ()
+    rejected = [(name, REJECTED[name]) for name in names if name in REJECTED]
+    if not rejected:
+        return
+    for path, ctx in ws.files.items():
+        for d in ctx.directives:
+            for name, features in rejected:
+                for directive, clause, what in features:
+                    if d.name != directive:
+                        continue
+                    found = d.clauses_named(clause) if clause is not None else []
+                    if clause is not None and not found:
+                        continue
+                    yield path, Finding("OMP505", f"{name} rejects {what}, which the OpenMP specification allows: "
+                                        "a build with that toolchain fails here",
+                                        found[0].name_span if found else d.name_span)
