@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from .link_errors import device_link_diagnostics
+from .offload_entries import offload_entries
 from .places import analyse, diagnostic, main_program
 from .plans import DEVICE, HOST, Build, plans
 from .runner import DEFAULT_TIMEOUT, OUTPUT_CAP, Process, run
@@ -59,6 +60,7 @@ class Report:
     runs: list[RunResult] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     diagnostics: list[dict[str, Any]] = field(default_factory=list)   # of the runs: OMP503, OMP504
+    offload_entries: list[dict[str, Any]] = field(default_factory=list)   # of the device image
 
     @property
     def same_output(self) -> bool | None:
@@ -84,7 +86,7 @@ class Report:
                           "offloaded": r.offloaded, "timed_out": r.process.timed_out,
                           "truncated": r.process.truncated} for r in self.runs],
                 "same_output": self.same_output, "diagnostics": self.diagnostics, "notes": self.notes,
-                "offload_entries": []}
+                "offload_entries": self.offload_entries}
 
 
 def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeout: float = DEFAULT_TIMEOUT,
@@ -111,6 +113,10 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
             report.builds.append(BuildResult(step.kind, built, found))
             if built.ok:
                 report.runs.append(_run(step, toolchain, language, folder, timeout, cap))
+                if step.kind == DEVICE:
+                    report.offload_entries, why = offload_entries(step.output, toolchain, folder, timeout)
+                    if why:
+                        report.notes.append(why)
     report.diagnostics = _run_diagnostics(report, source, language, toolchain, others)
     return report
 

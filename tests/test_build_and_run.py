@@ -174,3 +174,67 @@ def test_a_global_the_device_needs_but_lacks_fails_the_device_link_at_its_declar
     assert not any(d["code"] == "OMP501" and d["line"] == 2 for d in device.diagnostics)
     if toolchain == "clang-22":   # the linker names the device function that uses it
         assert [(r["line"], r["column"]) for r in found["related"]] == [(3, LINK_C.splitlines()[2].index("counter") + 1)]
+
+
+INDIRECT_C = """\
+#include <stdio.h>
+#pragma omp begin declare target indirect
+int add1(int x) { return x + 1; }
+int add2(int x) { return x + 2; }
+#pragma omp end declare target
+int table_data[4] = {1, 2, 3, 4};
+#pragma omp declare target enter(table_data)
+int main(void) {
+  int (*fp)(int) = add2;
+  int r = 0;
+#pragma omp target map(from: r) firstprivate(fp)
+  r = fp(table_data[0]);
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+VARIANT_C = """\
+#include <stdio.h>
+int twice_gpu(int x) { return x << 1; }
+#pragma omp declare variant(twice_gpu) match(construct={target})
+int twice(int x) { return 2 * x; }
+#pragma omp declare target enter(twice, twice_gpu)
+int main(void) {
+  int r = 0;
+#pragma omp target map(from: r)
+  r = twice(21);
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+
+def test_indirect_calls_through_function_pointers_run_and_the_image_lists_their_entries(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "ind.c", INDIRECT_C), "c", _toolchain("clang-22", "c"), openmp_version=52)
+    assert report.ok and [r.process.stdout for r in report.runs] == [b"3\n", b"3\n"] and report.runs[1].offloaded
+    entries = {(e["kind"], e.get("function", e["name"])) for e in report.offload_entries}
+    assert {("indirect", "add1"), ("indirect", "add2"), ("kernel", "main"), ("variable", "table_data"),
+            ("function", "add1"), ("function", "add2")} <= entries
+    [kernel] = [e for e in report.offload_entries if e["kind"] == "kernel"]
+    assert kernel["line"] == 11   # the target construct's line
+
+
+def test_a_declare_variant_program_builds_and_runs_on_both(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "variant.c", VARIANT_C), "c", _toolchain("clang-22", "c"), openmp_version=52)
+    assert report.ok and [r.process.stdout for r in report.runs] == [b"42\n", b"42\n"]
+
+
+def test_a_program_that_never_ends_is_killed_at_the_timeout(tmp_path: Path) -> None:
+    source = _write(tmp_path, "loop.c", "int main(void) {\n  volatile int x = 0;\n  for (;;) x++;\n}\n")
+    report = build_and_run(source, "c", _toolchain("clang-22", "c"), timeout=4.0)   # (room for the builds)
+    assert [r.process.timed_out for r in report.runs] == [True, True]
+    assert all(r.process.exit_code is None for r in report.runs) and not report.ok
+
+
+def test_a_program_that_prints_100_megabytes_is_capped(tmp_path: Path) -> None:
+    source = _write(tmp_path, "loud.c", '#include <stdio.h>\n#include <string.h>\nint main(void) {\n'
+                    '  static char line[1 << 20];\n  memset(line, 120, sizeof line - 1);\n'
+                    '  for (int i = 0; i < 100; i++) puts(line);\n  return 0;\n}\n')
+    report = build_and_run(source, "c", _toolchain("clang-22", "c"), cap=1 << 20)
+    assert all(r.process.truncated and len(r.process.stdout) == 1 << 20 and r.process.ok for r in report.runs)
