@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import tempfile
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,10 +92,11 @@ class Report:
 
 def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeout: float = DEFAULT_TIMEOUT,
                   openmp_version: int | None = None, flags: Sequence[str] = (), cap: int = OUTPUT_CAP,
-                  others: Sequence[Toolchain] = ()) -> Report:
+                  others: Sequence[Toolchain] = (), cancel: threading.Event | None = None) -> Report:
     """Build `source` (a `language` file) with `toolchain` into a fresh temporary folder, host
     binary and device binary, and run each that built. `others`: the toolchains found here
-    besides it (OMP504 says when none builds device code either)."""
+    besides it (OMP504 says when none builds device code either). Setting `cancel` stops what
+    runs (a newer build of the same file started) and skips the rest."""
     source = str(Path(source).resolve())
     report = Report(source, toolchain.name if toolchain is not None else None)
     if toolchain is None:
@@ -104,7 +106,7 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
         steps, missing = plans(toolchain, language, source, folder, openmp_version, flags)
         report.notes.extend(missing)
         for step in steps:
-            built = run(step.command, folder, timeout=timeout, cap=cap)
+            built = run(step.command, folder, timeout=timeout, cap=cap, cancel=cancel)
             found = compiler_diagnostics(built.stderr, source)
             if step.kind == DEVICE and not built.ok:
                 link = device_link_diagnostics(built.stderr, source)
@@ -112,7 +114,7 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
                 found = [d for d in found if (d["line"], d["column"]) not in at] + link
             report.builds.append(BuildResult(step.kind, built, found))
             if built.ok:
-                report.runs.append(_run(step, toolchain, language, folder, timeout, cap))
+                report.runs.append(_run(step, toolchain, language, folder, timeout, cap, cancel))
                 if step.kind == DEVICE:
                     report.offload_entries, why = offload_entries(step.output, toolchain, folder, timeout)
                     if why:
@@ -178,20 +180,22 @@ def compiler_diagnostics(output: bytes, source: str) -> list[dict[str, Any]]:
     return out
 
 
-def _run(step: Build, toolchain: Toolchain, language: str, folder: str, timeout: float, cap: int) -> RunResult:
+def _run(step: Build, toolchain: Toolchain, language: str, folder: str, timeout: float, cap: int,
+         cancel: threading.Event | None) -> RunResult:
     if step.kind == HOST:
-        done = run([step.output], folder, {"OMP_TARGET_OFFLOAD": "DISABLED"}, timeout, cap)
+        done = run([step.output], folder, {"OMP_TARGET_OFFLOAD": "DISABLED"}, timeout, cap, cancel)
         return RunResult(HOST, done, done.stderr, None)
     llvm = toolchain.family in ("llvm", "rocm")
     env = {"OMP_TARGET_OFFLOAD": "MANDATORY", **({"LIBOMPTARGET_INFO": "1"} if llvm else {})}
-    done = run([step.output], folder, env, timeout, cap)
+    done = run([step.output], folder, env, timeout, cap, cancel)
     if llvm:
         return RunResult(DEVICE, done, _LIBOMPTARGET_INFO.sub(b"", done.stderr),
                          _KERNEL_ENTERED.search(done.stderr) is not None)
-    return RunResult(DEVICE, done, done.stderr, _probe_offloads(step, language, folder, timeout))
+    return RunResult(DEVICE, done, done.stderr, _probe_offloads(step, language, folder, timeout, cancel))
 
 
-def _probe_offloads(step: Build, language: str, folder: str, timeout: float) -> bool | None:
+def _probe_offloads(step: Build, language: str, folder: str, timeout: float,
+                    cancel: threading.Event | None) -> bool | None:
     """Whether a target region built as `step` built runs off the initial device here (None:
     the probe did not build or run)."""
     name, text = _PROBES["fortran" if language == "fortran" else "c"]
@@ -203,9 +207,10 @@ def _probe_offloads(step: Build, language: str, folder: str, timeout: float) -> 
     source_at = command.index("-o") - 1   # (plans put the source right before `-o`)
     command[source_at] = str(probe)
     command[source_at + 2] = str(probe_folder / "probe")
-    built = run(command, str(probe_folder), timeout=timeout)
+    built = run(command, str(probe_folder), timeout=timeout, cancel=cancel)
     if not built.ok:
         return None
-    ran = run([str(probe_folder / "probe")], str(probe_folder), {"OMP_TARGET_OFFLOAD": "MANDATORY"}, timeout)
+    ran = run([str(probe_folder / "probe")], str(probe_folder), {"OMP_TARGET_OFFLOAD": "MANDATORY"}, timeout,
+              cancel=cancel)
     answer = ran.stdout.strip().lower()
     return None if not ran.ok or answer not in (b"0", b"1", b"t", b"f") else answer in (b"0", b"f")

@@ -34,10 +34,13 @@ class Process:
 
 
 def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT,
-        cap: int = OUTPUT_CAP) -> Process:
+        cap: int = OUTPUT_CAP, cancel: threading.Event | None = None) -> Process:
     """Run `command` in `cwd` with `env` added to this process's environment. The process gets
-    a session (and process group) of its own: at the timeout the whole group is killed, so
-    nothing it started outlives it. Output past `cap` bytes per stream is read and dropped."""
+    a session (and process group) of its own: at the timeout, or when `cancel` is set, the whole
+    group is killed, so nothing it started outlives it. Output past `cap` bytes per stream is
+    read and dropped."""
+    if cancel is not None and cancel.is_set():
+        return Process(tuple(command), None, b"", b"", 0.0, error="cancelled")
     full_env = {**os.environ, **(env or {})}
     start = time.perf_counter()
     try:
@@ -47,11 +50,22 @@ def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, 
         return Process(tuple(command), None, b"", b"", time.perf_counter() - start, error=str(err))
     assert proc.stdout is not None and proc.stderr is not None
     readers = [_Capped(proc.stdout, cap), _Capped(proc.stderr, cap)]
-    timed_out = False
-    try:
-        proc.wait(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        timed_out = True
+    timed_out = cancelled = False
+    deadline = start + timeout
+    while proc.poll() is None:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            timed_out = True
+            break
+        if cancel is not None and cancel.wait(min(left, 0.05)):
+            cancelled = True
+            break
+        if cancel is None:
+            try:
+                proc.wait(timeout=left)
+            except subprocess.TimeoutExpired:
+                timed_out = True
+                break
     # (the group, also when the program ended but left children behind: they would hold the pipes)
     _kill_group(proc.pid)
     proc.wait()
@@ -59,8 +73,8 @@ def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, 
         reader.thread.join()
     seconds = time.perf_counter() - start
     out, err = readers
-    return Process(tuple(command), None if timed_out else proc.returncode, out.data(), err.data(), seconds,
-                   timed_out, out.dropped or err.dropped)
+    return Process(tuple(command), None if timed_out or cancelled else proc.returncode, out.data(), err.data(),
+                   seconds, timed_out, out.dropped or err.dropped, "cancelled" if cancelled else "")
 
 
 class _Capped:

@@ -78,6 +78,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         self.uncollected = 0                                 # analyses released since the last collection
         self.collect_handle: asyncio.TimerHandle | None = None
         self.cross_trace: CrossFileTrace | None = None       # the cross-file rules' last run
+        self.build_diagnostics: dict[str, list[lsp.Diagnostic]] = {}   # path -> its last build's (build_run)
 
     # ------------------------------------------------------------------ settings
 
@@ -357,7 +358,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
 
     def diagnostics(self, state: OpenDocument) -> list[lsp.Diagnostic]:
         from omp_lsp.server.features.diagnostics import to_diagnostic
-        return [to_diagnostic(self, state, f) for f in self.findings(state)]
+        return [*(to_diagnostic(self, state, f) for f in self.findings(state)), *self.build_diagnostics.get(state.path, ())]
 
     def publish_all(self, changed: str | None = None) -> None:
         """Publish `changed` and every other open document whose diagnostics changed (pull

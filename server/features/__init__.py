@@ -10,6 +10,7 @@ if TYPE_CHECKING:
 def register_all(server: OmpLanguageServer) -> None:
     from . import (
         actions,
+        build_run,
         device,
         diagnostics,
         directive_help,
@@ -18,5 +19,5 @@ def register_all(server: OmpLanguageServer) -> None:
         settings,
         sync,
     )
-    for feature in (sync, settings, diagnostics, device, hover, directive_help, navigation, actions):
+    for feature in (sync, settings, diagnostics, device, hover, directive_help, navigation, actions, build_run):
         feature.register(server)

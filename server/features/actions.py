@@ -1,4 +1,5 @@
-"""Code actions: the rules' quick fixes (carried on the diagnostics) and "mark explicitly"."""
+"""Code actions: the rules' quick fixes (carried on the diagnostics), "mark explicitly", and "Build
+and run on host and device" (build_run)."""
 from __future__ import annotations
 
 import logging
@@ -6,6 +7,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.device_view import hints, mark_fix
+
+from . import build_run
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer
@@ -16,7 +19,8 @@ log = logging.getLogger("omp_lsp.server")
 def register(server: OmpLanguageServer) -> None:
     @server.feature(lsp.TEXT_DOCUMENT_CODE_ACTION,
                     lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix,
-                                                             lsp.CodeActionKind.RefactorRewrite]))
+                                                             lsp.CodeActionKind.RefactorRewrite,
+                                                             build_run.SOURCE_KIND]))
     async def code_action(ls: OmpLanguageServer, params: lsp.CodeActionParams) -> list[lsp.CodeAction] | None:
         uri = params.text_document.uri
         state = await ls.ready(uri)
@@ -47,6 +51,9 @@ def register(server: OmpLanguageServer) -> None:
                 edits = [lsp.TextEdit(ls.span_range(state, span), text) for span, text in fix.edits]
                 out.append(lsp.CodeAction(fix.title, kind=lsp.CodeActionKind.RefactorRewrite,
                                           edit=lsp.WorkspaceEdit(changes={uri: edits})))
+            run = build_run.action(ls, state)
+            if run is not None:
+                out.append(run)
         except Exception:
             log.exception("code actions failed for %s", uri)
         return out or None

@@ -1,0 +1,171 @@
+"""Build and run on host and device, from the editor (codegen): the commands `omp-lsp.buildAndRun`
+and `omp-lsp.showOffloadEntries` (argument: a document URI), offered as a code action on a file
+with a main program. Nothing builds or runs but on this explicit request. While it works, a
+work-done progress shows; the result (the JSON of `omp-lsp run --format json`) is returned, a
+summary shown, the full report logged, and the build's diagnostics published with the file's
+until the next build that succeeds. A newer request for the same file cancels the one running.
+"""
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import os
+import tempfile
+import threading
+from typing import TYPE_CHECKING, Any, cast
+
+from lsprotocol import types as lsp
+from omp_lsp.codegen.build_and_run import Report, build_and_run
+from omp_lsp.codegen.places import main_program
+from omp_lsp.codegen.toolchains import Toolchain, discover, pick
+from pygls.lsp.server import LanguageServer
+
+from ..run_command import LANGUAGES, write_text
+
+if TYPE_CHECKING:
+    from omp_lsp.server.lsp import OmpLanguageServer
+    from omp_lsp.server.open_documents import OpenDocument
+
+log = logging.getLogger("omp_lsp.server")
+
+BUILD_AND_RUN = "omp-lsp.buildAndRun"
+SHOW_OFFLOAD_ENTRIES = "omp-lsp.showOffloadEntries"
+# A source action (VS Code: "Source Action..."; Neovim lists every action): it concerns the file.
+SOURCE_KIND = "source.buildAndRun"
+_SEVERITIES = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticSeverity.Warning,
+               "information": lsp.DiagnosticSeverity.Information}
+
+
+def action(ls: OmpLanguageServer, state: OpenDocument) -> lsp.CodeAction | None:
+    """The "Build and run" code action, for a file that holds a main program."""
+    analysis = ls.analyses.get(state.path)
+    if analysis is None or analysis.context is None or main_program(analysis.context.model) is None:
+        return None
+    return lsp.CodeAction("Build and run on host and device", kind=SOURCE_KIND,
+                          command=lsp.Command("Build and run on host and device", BUILD_AND_RUN, arguments=[state.uri]))
+
+
+def register(server: OmpLanguageServer) -> None:
+    running: dict[str, threading.Event] = {}   # path -> the cancel switch of its build in progress
+    reports: dict[str, Report] = {}            # path -> its last report
+
+    # (pygls reads a command handler's type hints to convert its arguments: they must resolve at
+    # run time, where OmpLanguageServer cannot be imported from here)
+    @server.command(BUILD_AND_RUN)
+    async def build_and_run_command(ls: LanguageServer, uri: str) -> dict[str, Any] | None:
+        ls = cast("OmpLanguageServer", ls)
+        state = ls.open.get(uri)
+        if state is None:
+            ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error, f"omp-lsp: {uri} is not open"))
+            return None
+        language = LANGUAGES.get(state.doc.language)
+        if language is None:
+            return None
+        previous = running.get(state.path)
+        if previous is not None:
+            previous.set()   # a newer build of the same file: the older one stops
+        cancel = running[state.path] = threading.Event()
+        token = await _progress_begin(ls, f"omp-lsp: building and running {state.path.rsplit('/', 1)[-1]}")
+        try:
+            toolchains = discover()
+            toolchain = pick(toolchains, language, ls.config.toolchain)
+            report = await asyncio.to_thread(_build_live_text, state.path, state.doc.source, language, toolchain,
+                                             ls.options.openmp_version, [t for t in toolchains if t is not toolchain],
+                                             cancel)
+        finally:
+            if running.get(state.path) is cancel:
+                del running[state.path]
+            _progress_end(ls, token)
+        if cancel.is_set():
+            return None   # (superseded: the newer build reports)
+        reports[state.path] = report
+        _publish(ls, uri, state, report)
+        text = io.StringIO()
+        write_text(report, text)
+        ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, text.getvalue()))
+        ls.window_show_message(lsp.ShowMessageParams(
+            lsp.MessageType.Info if report.ok else lsp.MessageType.Warning, summary(report)))
+        return report.as_json()
+
+    @server.command(SHOW_OFFLOAD_ENTRIES)
+    async def show_offload_entries(ls: LanguageServer, uri: str) -> list[dict[str, Any]] | None:
+        state = ls.open.get(uri)
+        report = reports.get(state.path) if state is not None else None
+        if report is None:
+            ls.window_show_message(lsp.ShowMessageParams(
+                lsp.MessageType.Info, "omp-lsp: build and run the file first: its device image is read then"))
+            return None
+        lines = [f"{e['kind']}: {e.get('function', e['name'])}" + (f" (line {e['line']})" if "line" in e else "")
+                 for e in report.offload_entries] or ["(no device image was read)"]
+        ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "\n".join(lines)))
+        return report.offload_entries
+
+
+def _build_live_text(path: str, text: bytes, language: str, toolchain: Toolchain | None, version: int,
+                     others: list[Toolchain], cancel: threading.Event) -> Report:
+    """Build and run the editor's text of `path` (saved or not): a copy in a temporary folder,
+    headers and modules found in the file's own folder (-I), and the report then speaks
+    of `path`."""
+    with tempfile.TemporaryDirectory(prefix="omp-lsp-live-") as folder:
+        copy = os.path.join(folder, os.path.basename(path))
+        with open(copy, "wb") as f:
+            f.write(text)
+        report = build_and_run(copy, language, toolchain, 60.0, version, [f"-I{os.path.dirname(path)}"],
+                               others=others, cancel=cancel)
+    report.file = path
+    for d in [*(d for b in report.builds for d in b.diagnostics), *report.diagnostics]:
+        for place in (d, *d["related"]):
+            if place["file"] == copy:
+                place["file"] = path
+    return report
+
+
+def summary(report: Report) -> str:
+    """One line for window/showMessage."""
+    parts = []
+    for b in report.builds:
+        parts.append(f"{b.kind} build {'ok' if b.process.ok else 'failed'}")
+    for r in report.runs:
+        state = "timed out" if r.process.timed_out else f"exit {r.process.exit_code}"
+        parts.append(f"{r.kind} run {state}" + (", offloaded" if r.offloaded else ""))
+    if report.same_output is not None:
+        parts.append("same output" if report.same_output else "outputs differ")
+    return f"omp-lsp build and run ({report.toolchain or 'no toolchain'}): " + "; ".join(parts or report.notes)
+
+
+def _publish(ls: OmpLanguageServer, uri: str, state: OpenDocument, report: Report) -> None:
+    """The build's and runs' diagnostics on the file (none after a build and run that succeed)."""
+    found = [d for b in report.builds for d in b.diagnostics] + report.diagnostics
+    lines = state.doc.lines
+    out = []
+    for d in found if not report.ok else report.diagnostics:
+        start = lines.offset(d["line"] - 1, d["column"] - 1, "utf-32")
+        end = lines.offset(d["end_line"] - 1, d["end_column"] - 1, "utf-32")
+        related = [lsp.DiagnosticRelatedInformation(
+            lsp.Location(uri, ls.to_range(state.doc, (o := lines.offset(r["line"] - 1, r["column"] - 1, "utf-32"), o))),
+            r["message"]) for r in d["related"] if r["file"] == report.file]
+        out.append(lsp.Diagnostic(ls.to_range(state.doc, (start, max(start, end))), d["message"],
+                                  severity=_SEVERITIES.get(d["severity"], lsp.DiagnosticSeverity.Information),
+                                  code=d["code"], source="omp-lsp build", related_information=related or None))
+    ls.build_diagnostics[state.path] = out
+    ls.publish_all(uri)
+
+
+async def _progress_begin(ls: OmpLanguageServer, title: str) -> str | None:
+    window = ls.client_capabilities.window
+    if window is None or not window.work_done_progress:
+        return None
+    token = f"omp-lsp-build-{id(title)}-{asyncio.get_running_loop().time()}"
+    try:
+        await ls.work_done_progress.create_async(token)
+    except Exception:   # a client that refuses the token gets no progress
+        log.exception("window/workDoneProgress/create failed")
+        return None
+    ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=title, cancellable=False))
+    return token
+
+
+def _progress_end(ls: OmpLanguageServer, token: str | None) -> None:
+    if token is not None:
+        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))

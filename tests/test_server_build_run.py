@@ -1,0 +1,102 @@
+"""The code action "Build and run on host and device" and its commands, end to end through the
+server with pytest-lsp (both client profiles): progress, the result, the summary, and the build's
+diagnostics published and cleared by the next build that succeeds. Real compilers (clang-22)."""
+from __future__ import annotations
+
+import ast
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+import pytest_lsp
+from lsp_helpers import answer_requests, mark, record_notifications, wait_diagnostics, wait_notification
+from lsprotocol import types as lsp
+from pygls.uris import from_fs_path
+from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+
+pytestmark = pytest.mark.skipif(shutil.which("clang-22") is None, reason="the README's set-up installs clang-22")
+
+PROGRAM = """\
+#include <stdio.h>
+int counter = 5;
+int bump(int x) { return x + counter; }
+#pragma omp declare target to(bump)
+int main(void) {
+  int r = 0;
+#pragma omp target map(from: r)
+  r = bump(1);
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=["visual-studio-code", "neovim"])
+async def client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
+    record_notifications(lsp_client)
+    answer_requests(lsp_client)
+    (tmp_path / ".omp-lsp.toml").write_text('toolchain = "clang-22"\n')
+    capabilities = client_capabilities(request.param)
+    await lsp_client.initialize_session(lsp.InitializeParams(capabilities=capabilities,
+                                                             root_uri=from_fs_path(str(tmp_path))))
+    lsp_client.folder = tmp_path  # type: ignore[attr-defined]
+    lsp_client.progress = bool(capabilities.window and capabilities.window.work_done_progress)  # type: ignore[attr-defined]
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def _build(client: LanguageClient, uri: str) -> dict:
+    actions = await client.text_document_code_action_async(lsp.CodeActionParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Range(lsp.Position(0, 0), lsp.Position(0, 0)), lsp.CodeActionContext([])))
+    [action] = [a for a in actions or [] if a.title == "Build and run on host and device"]
+    # (lsprotocol's client side reads any item with a "command" key as a Command, so a CodeAction
+    # that carries one arrives with its command object as the repr of a dict)
+    command = ast.literal_eval(action.command) if isinstance(action, lsp.Command) else action.command
+    if isinstance(command, lsp.Command):
+        command = {"command": command.command, "arguments": command.arguments}
+    assert command["command"] == "omp-lsp.buildAndRun" and command["arguments"] == [uri]
+    return await client.workspace_execute_command_async(lsp.ExecuteCommandParams(
+        command["command"], command["arguments"]))
+
+
+async def test_build_and_run_reports_a_device_link_failure_then_clears_it(client: LanguageClient) -> None:
+    path = client.folder / "prog.c"  # type: ignore[attr-defined]
+    path.write_text(PROGRAM)
+    uri = from_fs_path(str(path))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "c", 1, PROGRAM)))
+    await wait_diagnostics(client, uri, 1)
+    start = mark(client)
+    result = await _build(client, uri)
+    assert result["toolchain"] == "llvm-22" and [b["ok"] for b in result["builds"]] == [True, False]
+    [link] = [d for d in result["builds"][1]["diagnostics"] if d["code"] == "OMP502"]
+    assert (link["file"], link["line"]) == (str(path), 2)
+    shown = await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE, after=start)
+    assert "device build failed" in shown.message
+    seen = client.seen[start:]  # type: ignore[attr-defined]
+    if client.progress:  # type: ignore[attr-defined]
+        kinds = [p.value["kind"] if isinstance(p.value, dict) else p.value.kind for name, p in seen
+                 if name == lsp.PROGRESS]
+        assert kinds[0] == "begin" and kinds[-1] == "end"
+    if not any(name == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS for name, _ in seen):
+        return   # a pull client: asked to pull again (test_server covers pulling)
+    published = [p for name, p in seen if name == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS and p.uri == uri][-1]
+    # the analysis saw it coming (OMP404); the build shows it happen (OMP502)
+    assert sorted((d.code, d.range.start.line) for d in published.diagnostics) == [("OMP404", 2), ("OMP502", 1)]
+    # the global marked declare target (in the editor, unsaved): the next build succeeds and clears it
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=2, uri=uri),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(3, 34), lsp.Position(3, 34)),
+                                              text=", counter")]))
+    await wait_diagnostics(client, uri, 2)
+    start = mark(client)
+    result = await _build(client, uri)
+    assert result["same_output"] is True and [r["stdout"] for r in result["runs"]] == ["6\n", "6\n"]
+    assert result["runs"][1]["offloaded"] is True
+    await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE, after=start)
+    published = [p for name, p in client.seen[start:] if name == lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS  # type: ignore[attr-defined]
+                 and p.uri == uri][-1]
+    assert [d.code for d in published.diagnostics if str(d.code).startswith("OMP50")] == []   # (the build's: gone)
+    entries = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showOffloadEntries", [uri]))
+    assert {"kind": "variable", "name": "counter", "target": "x86_64-unknown-linux-gnu"} in entries
