@@ -8,6 +8,8 @@ whether a target region runs off the initial device here.
 """
 from __future__ import annotations
 
+import json
+import os
 import re
 import tempfile
 import threading
@@ -105,20 +107,33 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
     with tempfile.TemporaryDirectory(prefix="omp-lsp-run-") as folder:
         steps, missing = plans(toolchain, language, source, folder, openmp_version, flags)
         report.notes.extend(missing)
+        # The device build first: its image's entries are read (LLVM tools) while the host
+        # build and the runs go on. The report lists the builds and runs host first.
+        built: dict[str, Process] = {}
+        entries: list[tuple[list[dict[str, Any]], str]] = []
+        reader: threading.Thread | None = None
+        for step in sorted(steps, key=lambda s: s.kind != DEVICE):
+            built[step.kind] = run(step.command, folder, timeout=timeout, cap=cap, cancel=cancel)
+            if step.kind == DEVICE and built[step.kind].ok:
+                reader = threading.Thread(target=lambda binary=step.output: entries.append(
+                    offload_entries(binary, toolchain, folder, timeout)))
+                reader.start()
         for step in steps:
-            built = run(step.command, folder, timeout=timeout, cap=cap, cancel=cancel)
-            found = compiler_diagnostics(built.stderr, source)
-            if step.kind == DEVICE and not built.ok:
-                link = device_link_diagnostics(built.stderr, source)
+            done = built[step.kind]
+            found = compiler_diagnostics(done.stderr, source)
+            if step.kind == DEVICE and not done.ok:
+                link = device_link_diagnostics(done.stderr, source)
                 at = {(d["line"], d["column"]) for d in link}
                 found = [d for d in found if (d["line"], d["column"]) not in at] + link
-            report.builds.append(BuildResult(step.kind, built, found))
-            if built.ok:
+            report.builds.append(BuildResult(step.kind, done, found))
+        for step in steps:
+            if built[step.kind].ok:
                 report.runs.append(_run(step, toolchain, language, folder, timeout, cap, cancel))
-                if step.kind == DEVICE:
-                    report.offload_entries, why = offload_entries(step.output, toolchain, folder, timeout)
-                    if why:
-                        report.notes.append(why)
+        if reader is not None:
+            reader.join()
+            report.offload_entries, why = entries[0] if entries else ([], "")
+            if why:
+                report.notes.append(why)
     report.diagnostics = _run_diagnostics(report, source, language, toolchain, others)
     return report
 
@@ -197,7 +212,60 @@ def _run(step: Build, toolchain: Toolchain, language: str, folder: str, timeout:
 def _probe_offloads(step: Build, language: str, folder: str, timeout: float,
                     cancel: threading.Event | None) -> bool | None:
     """Whether a target region built as `step` built runs off the initial device here (None:
-    the probe did not build or run)."""
+    the probe did not build or run). The answer is kept (in this process and in the user's
+    cache folder) for the same compiler, flags and device files: it changes with them only."""
+    key = _probe_key(step, language)
+    known = _probe_cache().get(key)
+    if known is not None:
+        return bool(known)
+    found = _probe(step, language, folder, timeout, cancel)
+    if found is not None:
+        _probe_cache()[key] = found
+        _save_probe_cache()
+    return found
+
+
+_PROBE_CACHE: dict[str, bool] | None = None
+
+
+def _probe_path() -> Path:
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache", "omp-lsp", "offload-probes.json")
+
+
+def _probe_cache() -> dict[str, bool]:
+    global _PROBE_CACHE
+    if _PROBE_CACHE is None:
+        try:
+            loaded = json.loads(_probe_path().read_text())
+            _PROBE_CACHE = {str(k): bool(v) for k, v in loaded.items()} if isinstance(loaded, dict) else {}
+        except (OSError, ValueError):
+            _PROBE_CACHE = {}
+    return _PROBE_CACHE
+
+
+def _save_probe_cache() -> None:
+    path = _probe_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_suffix(f".{os.getpid()}.tmp")
+        temporary.write_text(json.dumps(_probe_cache()))
+        temporary.replace(path)
+    except OSError:
+        pass   # (a read-only home: the answer is kept in this process only)
+
+
+def _probe_key(step: Build, language: str) -> str:
+    compiler = os.path.realpath(step.command[0])
+    try:
+        stamp = os.stat(compiler).st_mtime_ns
+    except OSError:
+        stamp = 0
+    flags = [a for a in step.command[1:] if a.startswith(("-fopenmp", "-foffload", "-march", "-mp"))]
+    devices = sorted(d for d in ("/dev/nvidiactl", "/dev/nvidia0", "/dev/kfd", "/dev/dri") if os.path.exists(d))
+    return json.dumps([compiler, stamp, language, flags, devices])
+
+
+def _probe(step: Build, language: str, folder: str, timeout: float, cancel: threading.Event | None) -> bool | None:
     name, text = _PROBES["fortran" if language == "fortran" else "c"]
     probe_folder = Path(folder, "probe")
     probe_folder.mkdir(exist_ok=True)

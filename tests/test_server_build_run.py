@@ -10,7 +10,13 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_helpers import answer_requests, mark, record_notifications, wait_diagnostics, wait_notification
+from lsp_helpers import (
+    answer_requests,
+    mark,
+    record_notifications,
+    wait_diagnostics,
+    wait_notification,
+)
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
