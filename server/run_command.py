@@ -14,6 +14,7 @@ from typing import TextIO
 
 from omp_lsp.analysis.compile_commands import (
     CompileCommandsError,
+    CompileEntry,
     defines,
     find_compile_commands,
     include_dirs,
@@ -118,9 +119,13 @@ def _compile_flags(path: str, args: argparse.Namespace) -> tuple[list[str], int 
     entry = database.entry_for(path)
     if entry is None:
         return [], None
-    flags = [*(f"-I{d}" for d in include_dirs(entry.arguments, entry.directory)),
-             *(f"-D{d}" for d in defines(entry.arguments))]
-    return flags, database.openmp_version()
+    return entry_flags(entry), database.openmp_version()
+
+
+def entry_flags(entry: CompileEntry) -> list[str]:
+    """What a build plan takes of a compile command: its include paths and macros."""
+    return [*(f"-I{d}" for d in include_dirs(entry.arguments, entry.directory)),
+            *(f"-D{d}" for d in defines(entry.arguments))]
 
 
 def write_text(report: Report, out: TextIO) -> None:

@@ -238,3 +238,27 @@ def test_a_program_that_prints_100_megabytes_is_capped(tmp_path: Path) -> None:
                     '  for (int i = 0; i < 100; i++) puts(line);\n  return 0;\n}\n')
     report = build_and_run(source, "c", _toolchain("clang-22", "c"), cap=1 << 20)
     assert all(r.process.truncated and len(r.process.stdout) == 1 << 20 and r.process.ok for r in report.runs)
+
+
+CXX_PROGRAM = """\
+#include <cstdio>
+#include <vector>
+#pragma omp declare target
+template <typename T> T twice(T x) { return x + x; }
+#pragma omp end declare target
+int main() {
+  std::vector<double> v{1.5, 2.5};
+  double *a = v.data();
+  std::size_t n = v.size();
+#pragma omp target map(tofrom: a[0:n])
+  for (std::size_t i = 0; i < n; i++) a[i] = twice(a[i]);
+  std::printf("%g %g\\n", v[0], v[1]);
+  return 0;
+}
+"""
+
+
+def test_clang_builds_cxx_with_its_cxx_driver_and_offloads(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "p.cpp", CXX_PROGRAM), "c++", _toolchain("clang-22", "c++"))
+    assert Path(report.builds[1].process.command[0]).name == "clang++-22"   # (the C driver cannot link C++)
+    assert report.ok and report.runs[1].process.stdout == b"3 5\n" and report.runs[1].offloaded

@@ -21,7 +21,7 @@ from omp_lsp.codegen.places import main_program
 from omp_lsp.codegen.toolchains import Toolchain, discover, pick
 from pygls.lsp.server import LanguageServer
 
-from ..run_command import LANGUAGES, write_text
+from ..run_command import LANGUAGES, entry_flags, write_text
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer
@@ -71,8 +71,8 @@ def register(server: OmpLanguageServer) -> None:
             toolchains = discover()
             toolchain = pick(toolchains, language, ls.config.toolchain)
             report = await asyncio.to_thread(_build_live_text, state.path, state.doc.source, language, toolchain,
-                                             ls.options.openmp_version, [t for t in toolchains if t is not toolchain],
-                                             cancel)
+                                             ls.options.openmp_version, _flags(ls, state.path),
+                                             [t for t in toolchains if t is not toolchain], cancel)
         finally:
             if running.get(state.path) is cancel:
                 del running[state.path]
@@ -102,8 +102,14 @@ def register(server: OmpLanguageServer) -> None:
         return report.offload_entries
 
 
+def _flags(ls: OmpLanguageServer, path: str) -> list[str]:
+    """The include paths and macros of the file's compile_commands.json entry (the workspace's)."""
+    entry = ls.database.entry_for(path) if ls.database is not None else None
+    return entry_flags(entry) if entry is not None else []
+
+
 def _build_live_text(path: str, text: bytes, language: str, toolchain: Toolchain | None, version: int,
-                     others: list[Toolchain], cancel: threading.Event) -> Report:
+                     flags: list[str], others: list[Toolchain], cancel: threading.Event) -> Report:
     """Build and run the editor's text of `path` (saved or not): a copy in a temporary folder,
     headers and modules found in the file's own folder (-I), and the report then speaks
     of `path`."""
@@ -111,7 +117,7 @@ def _build_live_text(path: str, text: bytes, language: str, toolchain: Toolchain
         copy = os.path.join(folder, os.path.basename(path))
         with open(copy, "wb") as f:
             f.write(text)
-        report = build_and_run(copy, language, toolchain, 60.0, version, [f"-I{os.path.dirname(path)}"],
+        report = build_and_run(copy, language, toolchain, 60.0, version, [f"-I{os.path.dirname(path)}", *flags],
                                others=others, cancel=cancel)
     report.file = path
     for d in [*(d for b in report.builds for d in b.diagnostics), *report.diagnostics]:
