@@ -156,8 +156,8 @@ def _run_diagnostics(report: Report, source: str, language: str, toolchain: Tool
     analysed = analyse(source)
     if analysed is None:
         return out
-    document, model = analysed
-    span = main_program(model) or (0, 0)
+    document, context = analysed
+    span = main_program(context.model) or (0, 0)
     if differ:
         out.append(diagnostic(document, source, span, "OMP503", "warning", _difference(*report.runs)))
     if alone:

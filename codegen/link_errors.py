@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from omp_lsp.analysis.model import FileModel, Symbol
+from omp_lsp.analysis.rules import FileContext
 
 from .places import analyse, diagnostic, position
 
@@ -35,7 +36,8 @@ def device_link_diagnostics(output: bytes, source: str) -> list[dict[str, Any]]:
     analysed = analyse(source)
     if analysed is None:
         return []
-    document, model = analysed
+    document, context = analysed
+    model = context.model
     out: list[dict[str, Any]] = []
     seen: set[tuple[str, str | None]] = set()
     for symbol, function in failures:
@@ -46,7 +48,7 @@ def device_link_diagnostics(output: bytes, source: str) -> list[dict[str, Any]]:
         declared = _declaration(model, name)
         if declared is None:
             continue
-        use = _device_use(model, name, function)
+        use = _device_use(context, name, function)
         where = f" (in '{function}')" if function else ""
         found = diagnostic(document, source, declared.name_span, "OMP502", "error",
                            f"'{declared.name}' is used in device code{where} but is not declare target: the device "
@@ -70,11 +72,20 @@ def _declaration(model: FileModel, name: str) -> Symbol | None:
     return min(hits, key=lambda s: s.name_span[0]) if hits else None
 
 
-def _device_use(model: FileModel, name: str, function: str | None) -> tuple[int, int] | None:
-    """Where the device function `function` uses `name` (its first use there)."""
+def _device_use(context: FileContext, name: str, function: str | None) -> tuple[int, int] | None:
+    """The first use of `name` in device code: in the device function `function` when the
+    linker names it, else in a target region or in a procedure marked declare target."""
+    model = context.model
     key = model.key_of(name)
     definitions = [s for s in model.named(model.key_of(function)) if s.is_procedure and s.definition] if function else []
     for ref in model.references:
-        if ref.key == key and any(d.span[0] <= ref.span[0] < d.span[1] for d in definitions):
+        if ref.key != key:
+            continue
+        if function is not None:
+            if any(d.span[0] <= ref.span[0] < d.span[1] for d in definitions):
+                return ref.span
+        elif ref.target is not None or any(
+                s.symbol is not None and context.has_declare_target and context.binding.of(s.symbol)
+                for s in ref.scope.ancestors()):
             return ref.span
     return None

@@ -7,18 +7,19 @@ from typing import Any
 from omp_lsp.analysis import Document, language_for_path
 from omp_lsp.analysis.check import analysis_steps
 from omp_lsp.analysis.model import FileModel
-from omp_lsp.analysis.rules import drain
+from omp_lsp.analysis.rules import FileContext, drain
 
 
-def analyse(source: str) -> tuple[Document, FileModel] | None:
-    """The document and program model of a source file (None: not a language omp-lsp reads)."""
+def analyse(source: str) -> tuple[Document, FileContext] | None:
+    """The document and analysis context (program model, declare target binding) of a source
+    file (None: not a language omp-lsp reads)."""
     language = language_for_path(source)
     if language is None:
         return None
     with open(source, "rb") as f:
         document = Document(f.read(), language)
     context = drain(analysis_steps(document, trace=False)).context
-    return (document, context.model) if context is not None else None
+    return (document, context) if context is not None else None
 
 
 def main_program(model: FileModel) -> tuple[int, int] | None:

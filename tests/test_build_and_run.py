@@ -172,8 +172,8 @@ def test_a_global_the_device_needs_but_lacks_fails_the_device_link_at_its_declar
     [found] = [d for d in device.diagnostics if d["code"] == "OMP502"]
     assert (found["line"], found["column"]) == (2, 5) and "'counter'" in found["message"]
     assert not any(d["code"] == "OMP501" and d["line"] == 2 for d in device.diagnostics)
-    if toolchain == "clang-22":   # the linker names the device function that uses it
-        assert [(r["line"], r["column"]) for r in found["related"]] == [(3, LINK_C.splitlines()[2].index("counter") + 1)]
+    # the device use: the function the linker names (clang), or one marked declare target (gcc)
+    assert [(r["line"], r["column"]) for r in found["related"]] == [(3, LINK_C.splitlines()[2].index("counter") + 1)]
 
 
 INDIRECT_C = """\
@@ -262,3 +262,31 @@ def test_clang_builds_cxx_with_its_cxx_driver_and_offloads(tmp_path: Path) -> No
     report = build_and_run(_write(tmp_path, "p.cpp", CXX_PROGRAM), "c++", _toolchain("clang-22", "c++"))
     assert Path(report.builds[1].process.command[0]).name == "clang++-22"   # (the C driver cannot link C++)
     assert report.ok and report.runs[1].process.stdout == b"3 5\n" and report.runs[1].offloaded
+
+
+LINK_F = """\
+module glob_m
+  integer :: counter = 5
+contains
+  integer function bump(x)
+    !$omp declare target
+    integer, intent(in) :: x
+    bump = x + counter
+  end function bump
+end module glob_m
+program main
+  use glob_m
+  integer :: r
+  !$omp target map(from: r)
+  r = bump(1)
+  !$omp end target
+  print *, r
+end program main
+"""
+
+
+def test_gfortran_reports_a_module_variable_the_device_lacks_at_its_declaration(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "link.f90", LINK_F), "fortran", _toolchain("gcc-12", "fortran"))
+    [found] = [d for d in report.builds[1].diagnostics if d["code"] == "OMP502"]
+    assert (found["line"], found["column"]) == (2, 14)
+    assert [(r["line"], r["column"]) for r in found["related"]] == [(7, 16)]   # in bump, declare target

@@ -20,22 +20,11 @@ from lsp_helpers import (
 from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from test_build_and_run import (
+    LINK_C as PROGRAM,  # a global the device needs but lacks (OMP502)
+)
 
 pytestmark = pytest.mark.skipif(shutil.which("clang-22") is None, reason="the README's set-up installs clang-22")
-
-PROGRAM = """\
-#include <stdio.h>
-int counter = 5;
-int bump(int x) { return x + counter; }
-#pragma omp declare target to(bump)
-int main(void) {
-  int r = 0;
-#pragma omp target map(from: r)
-  r = bump(1);
-  printf("%d\\n", r);
-  return 0;
-}
-"""
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
