@@ -1,7 +1,8 @@
-"""What a built device image holds, read from the binary with the LLVM tools: the kernels (one per
-target region, named after the function and line it is in), the functions, the global variables
+"""What a built device image holds, read from the binary: the kernels (one per target region,
+named after the function, and for clang the line, it is in), the functions, the global variables
 (declare target), and the indirect-function entries the `indirect` clause creates (a table the
 runtime maps host function pointers through: ../shared/seeds/declare-target-indirect-design.txt).
+gcc 12 has no indirect clause; its NVPTX image is PTX text in the binary (`_gcc_entries`).
 
 clang embeds the device images in the `.llvm.offloading` section; `llvm-offload-binary` takes
 one out as an object file whose symbols `llvm-nm` lists. Entries the runtime registers are the
@@ -12,11 +13,12 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 from pathlib import Path
 from typing import Any
 
 from .runner import run
-from .toolchains import Toolchain
+from .toolchains import GCC_NVPTX, Toolchain
 
 _ENTRY = ".offloading.entry."
 _GENERATED = re.compile(r"^__omp_offloading_[0-9a-f]+_[0-9a-f]+_(?P<function>.+)_l(?P<line>\d+)$")
@@ -31,10 +33,11 @@ def offload_entries(binary: str, toolchain: Toolchain, folder: str, timeout: flo
         list[dict[str, Any]], str]:
     """The entries of the device images in `binary` (built by `toolchain`), and why there are
     none when the tools cannot tell (an empty string when they could)."""
+    if toolchain.family == "gcc":
+        return _gcc_entries(binary, folder, timeout)
     tools = _llvm_tools(toolchain)
     if tools is None:
-        return [], (f"{toolchain.name}: the device image's entries are read from clang-built binaries only "
-                    "(with the LLVM tools llvm-objcopy, llvm-offload-binary and llvm-nm)")
+        return [], f"{toolchain.name}: reading its device images needs the LLVM tools of its installation"
     objcopy, unpack, nm = tools
     image = os.path.join(folder, "images.bin")
     done = run([objcopy, f"--dump-section=.llvm.offloading={image}", binary, os.devnull], folder, timeout=timeout)
@@ -75,6 +78,45 @@ def _entries(nm_output: str, target: str) -> list[dict[str, Any]]:
                 and not name.startswith("__omp_offloading_"):
             out.append({"kind": "function", "name": name, "target": target})
     return out
+
+
+# gcc embeds each device image as PTX text: definitions are the lines that do not end in `;`.
+_PTX_FUNCTION = re.compile(rb"^(?:\.visible |\.weak )?\.(entry|func) (?:\([^)\n]*\) )?([\w$]+) ?(?:\([^;\n]*\))?[ \t]*$",
+                           re.MULTILINE)
+_PTX_GLOBAL = re.compile(rb"^(?:\.visible |\.weak )?\.global (?:\.align \d+ )?\.\w+ ([\w$]+)(?:\[\d*\])?(?: =|;)",
+                         re.MULTILINE)
+_GCC_KERNEL = re.compile(r"^(?P<function>.+?)\._omp_fn\.\d+$")
+
+
+def _gcc_entries(binary: str, folder: str, timeout: float) -> tuple[list[dict[str, Any]], str]:
+    """The program's part of a gcc-built binary's PTX device image: the definitions whose names the
+    host binary has too (libgomp's and the C library's device code has none there). Kernels are
+    the outlined target regions (`main._omp_fn.0`, in PTX `main$_omp_fn$0`)."""
+    nm = shutil.which("nm")
+    if nm is None:
+        return [], "reading a gcc device image needs binutils' nm"
+    listed = run([nm, "--defined-only", binary], folder, timeout=timeout)
+    if not listed.ok:
+        return [], "the binary's symbols could not be read"
+    host = {line.split()[-1] for line in listed.stdout.decode("utf-8", "replace").splitlines() if line.split()}
+    with open(binary, "rb") as f:
+        data = f.read()
+    out: list[dict[str, Any]] = []
+    seen: set[tuple[str, str]] = set()
+    for kind, raw in [*((m.group(1).decode(), m.group(2)) for m in _PTX_FUNCTION.finditer(data)),
+                      *(("global", m.group(1)) for m in _PTX_GLOBAL.finditer(data))]:
+        name = raw.decode("ascii", "replace").replace("$", ".")
+        if name not in host or (kind, name) in seen:
+            continue
+        seen.add((kind, name))
+        kernel = _GCC_KERNEL.match(name)
+        if kind == "entry" and kernel is not None:
+            out.append({"kind": "kernel", "name": name, "function": kernel.group("function"), "target": GCC_NVPTX})
+        elif kind == "func" and kernel is None:
+            out.append({"kind": "function", "name": name, "target": GCC_NVPTX})
+        elif kind == "global":
+            out.append({"kind": "variable", "name": name, "target": GCC_NVPTX})
+    return out, "" if out else "no device image could be read from the binary"
 
 
 def _llvm_tools(toolchain: Toolchain) -> tuple[str, str, str] | None:

@@ -102,6 +102,9 @@ def test_gcc_builds_an_nvptx_image_that_runs_on_the_host_here(tmp_path: Path) ->
     assert [(b.kind, b.process.ok) for b in report.builds] == [("host", True), ("device", True)]
     assert "-foffload=nvptx-none" in report.builds[1].process.command
     assert report.same_output and report.runs[1].offloaded is Path("/dev/nvidiactl").exists()
+    # the PTX image's own part: the declare target function and the target region's kernel
+    assert {(e["kind"], e.get("function", e["name"])) for e in report.offload_entries} == {
+        ("function", "twice"), ("kernel", "main")}
 
 
 def test_flang_builds_fortran_for_the_host_only_and_says_why(tmp_path: Path) -> None:
