@@ -1,7 +1,8 @@
 """Build plans: the compiler command lines of a host-only and an offloading build of one source file.
 
 Per toolchain family, as the installed compilers need them here (../shared/notes/toolchains.md):
-clang offloads with `-fopenmp-targets=` (the host-offload target, or a GPU's when one is there),
+clang offloads with `-fopenmp-targets=` to the host-offload target, or with `--offload-arch=native`
+to the GPU when one is there,
 gcc with `-foffload=` and a `-misa` the installed ptxas accepts (its default sm_35 is rejected;
 a host-only gcc build says `-foffload=disable`, or it offloads to every configured target),
 and flang's offloading link cannot work here (host builds only). Include paths, macros and the
@@ -56,6 +57,10 @@ def _version_flags(toolchain: Toolchain, version: int | None) -> list[str]:
 
 def _offload_flags(toolchain: Toolchain, target: str) -> list[str]:
     if toolchain.family in ("llvm", "rocm"):
+        if target in (NVPTX, AMDGCN):
+            # a GPU is there (plans picks a GPU target only then): the driver asks it for its
+            # architecture (nvptx-arch / amdgpu-arch). (No GPU on the machines this was written on.)
+            return ["--offload-arch=native"]
         return [f"-fopenmp-targets={target}"]
     if toolchain.family == "gcc":
         flags = [f"-foffload={target}"]

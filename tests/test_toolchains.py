@@ -104,3 +104,21 @@ def test_an_unversioned_name_takes_the_version_of_what_it_links_to(tmp_path: Pat
     (bin_dir / "clang").symlink_to(os.path.realpath(shutil.which("clang-22") or ""))
     [llvm] = discover(path=str(bin_dir), folders=(), root=str(tmp_path))
     assert llvm.name == "llvm-22" and Path(llvm.compilers["c"]).parent == bin_dir
+
+
+@needs_llvm
+def test_with_a_gpu_the_offloading_build_targets_it(tmp_path: Path) -> None:
+    from omp_lsp.codegen.plans import plans
+    _install(tmp_path, "/usr/lib/llvm-23/bin", ["clang"], shutil.which("clang-22") or "")
+    lib = tmp_path / "usr/lib/llvm-23/lib"
+    (lib / "nvptx64-nvidia-cuda").mkdir(parents=True)
+    for name in ("libomptarget.so", "nvptx64-nvidia-cuda/libompdevice.a"):
+        (lib / name).touch()
+    [llvm] = discover(path="", root=str(tmp_path))
+    _, device = plans(llvm, "c", "p.c", "out")[0]
+    assert "-fopenmp-targets=x86_64-unknown-linux-gnu" in device.command   # no GPU: the host device
+    (tmp_path / "dev").mkdir()
+    (tmp_path / "dev/nvidiactl").touch()
+    [llvm] = discover(path="", root=str(tmp_path))
+    _, device = plans(llvm, "c", "p.c", "out")[0]
+    assert "--offload-arch=native" in device.command
