@@ -90,15 +90,16 @@ _GCC_KERNEL = re.compile(r"^(?P<function>.+?)\._omp_fn\.\d+$")
 
 def _gcc_entries(binary: str, folder: str, timeout: float) -> tuple[list[dict[str, Any]], str]:
     """The program's part of a gcc-built binary's PTX device image: the definitions whose names the
-    host binary has too (libgomp's and the C library's device code has none there). Kernels are
+    host binary defines too (libgomp's and the C library's device code has none there). Kernels are
     the outlined target regions (`main._omp_fn.0`, in PTX `main$_omp_fn$0`)."""
-    nm = shutil.which("nm")
-    if nm is None:
-        return [], "reading a gcc device image needs binutils' nm"
-    listed = run([nm, "--defined-only", binary], folder, timeout=timeout)
+    readelf = shutil.which("readelf")   # (binutils, as gcc's linker; faster than nm, which loads the LTO plugin)
+    if readelf is None:
+        return [], "reading a gcc device image needs binutils' readelf"
+    listed = run([readelf, "-sW", binary], folder, timeout=timeout)
     if not listed.ok:
         return [], "the binary's symbols could not be read"
-    host = {line.split()[-1] for line in listed.stdout.decode("utf-8", "replace").splitlines() if line.split()}
+    host = {fields[7] for fields in (line.split() for line in listed.stdout.decode("utf-8", "replace").splitlines())
+            if len(fields) >= 8 and fields[6] != "UND"}
     with open(binary, "rb") as f:
         data = f.read()
     out: list[dict[str, Any]] = []
