@@ -103,12 +103,13 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
     report = Report(source, toolchain.name if toolchain is not None else None)
     if toolchain is None:
         report.notes.append(f"no toolchain compiles {language} here")
+        report.diagnostics = _run_diagnostics(report, source, language, None, others)
         return report
     with tempfile.TemporaryDirectory(prefix="omp-lsp-run-") as folder:
         steps, missing = plans(toolchain, language, source, folder, openmp_version, flags)
         report.notes.extend(missing)
-        # The device build first: its image's entries are read (LLVM tools) while the host
-        # build and the runs go on. The report lists the builds and runs host first.
+        # The device build first: its image's entries are read while the host build and the runs
+        # go on. The report lists the builds and runs host first.
         built: dict[str, Process] = {}
         entries: list[tuple[list[dict[str, Any]], str]] = []
         reader: threading.Thread | None = None
@@ -144,13 +145,14 @@ DEVICE_PACKAGES = {"c": "clang-22 libomp-22-dev liboffload-22-dev (or gcc-12-off
                    "fortran": "gcc-12-offload-nvptx gfortran"}
 
 
-def _run_diagnostics(report: Report, source: str, language: str, toolchain: Toolchain,
+def _run_diagnostics(report: Report, source: str, language: str, toolchain: Toolchain | None,
                      others: Sequence[Toolchain]) -> list[dict[str, Any]]:
     """OMP503 when the runs differ, OMP504 when no toolchain here builds device code for the
     language; at the main program (else the file's start)."""
     out: list[dict[str, Any]] = []
     differ = report.same_output is False
-    alone = not toolchain.device_build(language) and not any(t.device_build(language) for t in others)
+    alone = (toolchain is None or not toolchain.device_build(language)) \
+        and not any(t.device_build(language) for t in others)
     if not differ and not alone:
         return out
     analysed = analyse(source)

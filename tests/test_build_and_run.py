@@ -293,3 +293,10 @@ def test_gfortran_reports_a_module_variable_the_device_lacks_at_its_declaration(
     [found] = [d for d in report.builds[1].diagnostics if d["code"] == "OMP502"]
     assert (found["line"], found["column"]) == (2, 14)
     assert [(r["line"], r["column"]) for r in found["related"]] == [(7, 16)]   # in bump, declare target
+
+
+def test_with_no_toolchain_at_all_the_report_says_which_packages_would_do(tmp_path: Path) -> None:
+    report = build_and_run(_write(tmp_path, "p.c", DECLARE_TARGET_C), "c", None)
+    assert report.builds == [] and report.toolchain is None and not report.ok
+    [found] = report.diagnostics
+    assert found["code"] == "OMP504" and "clang-22" in found["message"] and found["line"] == 5   # main
