@@ -9,7 +9,10 @@ medians; the goal is an overhead under 5 % for build_and_run. The compilers' own
 ±20 % from run to run here, so build_and_run's own time (its wall time less that of the
 processes it ran, in the same call) is printed too.
 
-    python bench/run_overhead.py [--runs 7]
+    python bench/run_overhead.py [--runs 7] [--lines 2000]
+
+`--lines N` adds a larger program: N lines of the check_speed benchmark's offloading units and a
+main that calls one of them (where the builds take seconds, as real programs' do).
 """
 from __future__ import annotations
 
@@ -53,22 +56,41 @@ def bare(source: str, toolchain, folder: str) -> float:  # type: ignore[no-untyp
     return time.perf_counter() - start
 
 
+def larger(lines: int) -> str:
+    """`lines` lines of check_speed's units (kernels, declare target, declare variant) and a main."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from check_speed import C_UNIT, generate
+    return ("#include <stdio.h>\n" + generate(C_UNIT, lines) +
+            "int main(void) {\n  static double a[256], b[256];\n  for (int i = 0; i < 256; i++) b[i] = i;\n"
+            "  kernel0(256, a, b);\n  printf(\"%g\\n\", a[0] + a[255]);\n  return 0;\n}\n")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--lines", type=int, default=0, help="also a program of this many lines")
     args = parser.parse_args()
     toolchains = discover()
+    programs = [("a 12-line program", PROGRAM)] + ([(f"a {args.lines}-line program", larger(args.lines))]
+                                                   if args.lines else [])
+    print(f"omp-lsp run vs the bare compiler and program invocations, median of {args.runs} interleaved runs")
+    for title, text in programs:
+        print(title)
+        measure(text, toolchains, args.runs)
+    return 0
+
+
+def measure(text: str, toolchains: list, runs: int) -> None:  # type: ignore[type-arg]
     with tempfile.TemporaryDirectory() as folder:
         source = str(Path(folder, "bench.c"))
-        Path(source).write_text(PROGRAM)
-        print(f"omp-lsp run vs the bare compiler and program invocations, median of {args.runs} interleaved runs")
+        Path(source).write_text(text)
         for name in ("clang-22", "gcc-12"):
             toolchain = pick(toolchains, "c", name)
             if toolchain is None:
                 print(f"  {name}: not installed")
                 continue
             times: dict[str, list[float]] = {"bare": [], "build_and_run": [], "cli": [], "own": []}
-            for _ in range(args.runs):
+            for _ in range(runs):
                 times["bare"].append(bare(source, toolchain, folder))
                 start = time.perf_counter()
                 report = build_and_run(source, "c", toolchain)
@@ -90,7 +112,6 @@ def main() -> int:
             own = statistics.median(times["own"])
             print(f"    build_and_run's own time (beside its four processes) {own * 1000:.0f} ms: "
                   f"{100 * own / base:.1f} % of the bare time")
-    return 0
 
 
 if __name__ == "__main__":
