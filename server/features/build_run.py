@@ -90,6 +90,7 @@ def register(server: OmpLanguageServer) -> None:
 
     @server.command(SHOW_OFFLOAD_ENTRIES)
     async def show_offload_entries(ls: LanguageServer, uri: str) -> list[dict[str, Any]] | None:
+        ls = cast("OmpLanguageServer", ls)
         state = ls.open.get(uri)
         report = reports.get(state.path) if state is not None else None
         if report is None:
