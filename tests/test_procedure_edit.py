@@ -6,6 +6,7 @@ cross-file rules' findings); and the edits it must leave to a fresh analysis."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 
 import pytest
 from expectations import options_of
@@ -81,6 +82,28 @@ def _kept_is_fresh(analysis: FileAnalysis, padding: Padding, real: bytes, langua
     return fresh, graph, cross
 
 
+Session = tuple[FileAnalysis, Padding, DeviceGraph, CrossFileTrace]
+
+
+def _a_directive_edit_first(data: st.DataObject, real: bytes, pragmas: list[int], session: Session,
+                            language: Language, options: Options) -> tuple[bytes, Session]:
+    """Perhaps a character typed before the last parenthesis of one of the directive lines
+    `pragmas` (directive_edit, or a fresh analysis): the code edits go on from there."""
+    if not pragmas or not data.draw(st.booleans(), label="a directive first"):
+        return real, session
+    analysis, padding, graph, cross = session
+    k = data.draw(st.sampled_from(pragmas), label="directive")
+    at = sum(len(x) + 1 for x in real.split(b"\n")[:k]) + real.split(b"\n")[k].rindex(b")")
+    typed = data.draw(st.sampled_from([" ", "1", "x"]), label="typed in it").encode()
+    real = real[:at] + typed + real[at:]
+    redone = directive_reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
+    if redone is None:
+        return real, _afresh(real, language, options, graph, cross)
+    analysis, padding = redone
+    _, graph, cross = _with_cross_file(analysis, options, graph, cross)
+    return real, (analysis, padding, graph, cross)
+
+
 def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: Options) -> None:
     analysis, padding, graph, cross = _afresh(real, language, options)
     for _ in range(data.draw(st.integers(min_value=1, max_value=5), label="edits")):
@@ -150,18 +173,8 @@ def test_edits_on_the_lines_of_function_bodies_equal_a_fresh_analysis(data: st.D
     analysis, padding, graph, cross = _afresh(real, Language.C, Options())
     for _ in range(data.draw(st.integers(min_value=1, max_value=6), label="edits")):
         pragmas = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"#pragma") and b")" in line]
-        if pragmas and data.draw(st.booleans(), label="a directive first"):
-            # typed inside a directive (directive_edit), then the body edits go on from there
-            k = data.draw(st.sampled_from(pragmas), label="directive")
-            at = sum(len(x) + 1 for x in real.split(b"\n")[:k]) + real.split(b"\n")[k].rindex(b")")
-            typed = data.draw(st.sampled_from([" ", "1", "x"]), label="typed in it").encode()
-            real = real[:at] + typed + real[at:]
-            redone = directive_reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
-            if redone is None:
-                analysis, padding, graph, cross = _afresh(real, Language.C, Options(), graph, cross)
-            else:
-                analysis, padding = redone
-                _, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+        real, (analysis, padding, graph, cross) = _a_directive_edit_first(
+            data, real, pragmas, (analysis, padding, graph, cross), Language.C, Options())
         lines = [k for k, line in enumerate(real.split(b"\n")) if line.startswith(b"  ") and b"#" not in line]
         if not lines:
             return
@@ -199,11 +212,15 @@ void kernel(int n, double *a) {
 """
 
 
-def _edit(source: str, line: str, old: str, new: str) -> tuple[FileAnalysis, tuple[FileAnalysis, Padding] | None]:
-    padded, padding = pad(source.encode(), Language.C)
-    analysis = _analysis(padded, Language.C, Options())
+def _edit(source: str, line: str, old: str, new: str, language: Language = Language.C,
+          edited: Callable[..., tuple[FileAnalysis, Padding] | None] = reanalyse,
+          ) -> tuple[FileAnalysis, tuple[FileAnalysis, Padding] | None]:
+    """A fresh analysis of `source` and what `edited` (procedure_edit's by default) makes of
+    `old` on `line` replaced by `new`."""
+    padded, padding = pad(source.encode(), language)
+    analysis = _analysis(padded, language, Options())
     at = padded.index(line.encode()) + line.index(old)
-    return analysis, reanalyse(analysis, padding, at, at + len(old), new.encode())
+    return analysis, edited(analysis, padding, at, at + len(old), new.encode())
 
 
 def test_an_edit_in_a_body_no_rule_read_keeps_the_findings_and_the_structures() -> None:

@@ -15,13 +15,13 @@ from hypothesis import strategies as st
 from omp_lsp.analysis import Language, Options
 from omp_lsp.analysis.call_graph import FileGraph, file_graph
 from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.directive_edit import reanalyse as directive_reanalyse
 from omp_lsp.analysis.model import FileModel
 from omp_lsp.analysis.padding import Padding, pad
 from omp_lsp.analysis.statement_edit import reanalyse
 from omp_lsp.analysis.syntax import language_for_path
-from test_directive_edit import PATH, SOURCES, _afresh, _analysis, _with_cross_file
-from test_procedure_edit import _kept_is_fresh
+from test_directive_edit import PATH, SOURCES, _afresh, _analysis
+from test_procedure_edit import _a_directive_edit_first, _kept_is_fresh
+from test_procedure_edit import _edit as _edit_with
 
 F_SOURCES = [p for p in SOURCES if language_for_path(str(p)) in (Language.FORTRAN, Language.FORTRAN_FIXED)]
 # What people type in Fortran code: names, numbers, calls, and what changes a statement's kind.
@@ -77,17 +77,8 @@ def _edit_statements(data: st.DataObject, real: bytes, language: Language, optio
             _ = analysis.context.model.references
         pragmas = [k for k, line in enumerate(real.split(b"\n")) if line.lstrip().startswith(b"!$omp ")
                    and line.rstrip().endswith(b")")]
-        if pragmas and data.draw(st.booleans(), label="a directive first"):
-            k = data.draw(st.sampled_from(pragmas), label="directive")
-            at = sum(len(x) + 1 for x in real.split(b"\n")[:k]) + real.split(b"\n")[k].rindex(b")")
-            typed = data.draw(st.sampled_from([" ", "1", "x"]), label="typed in it").encode()
-            real = real[:at] + typed + real[at:]
-            redone = directive_reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at), typed)
-            if redone is None:
-                analysis, padding, graph, cross = _afresh(real, language, options, graph, cross)
-            else:
-                analysis, padding = redone
-                _, graph, cross = _with_cross_file(analysis, options, graph, cross)
+        real, (analysis, padding, graph, cross) = _a_directive_edit_first(
+            data, real, pragmas, (analysis, padding, graph, cross), language, options)
         lines = _code_lines(real)
         if not lines:
             return
@@ -154,10 +145,7 @@ end module m
 
 
 def _edit(source: str, line: str, old: str, new: str) -> tuple[FileAnalysis, tuple[FileAnalysis, Padding] | None]:
-    padded, padding = pad(source.encode(), Language.FORTRAN)
-    analysis = _analysis(padded, Language.FORTRAN, Options())
-    at = padded.index(line.encode()) + line.index(old)
-    return analysis, reanalyse(analysis, padding, at, at + len(old), new.encode())
+    return _edit_with(source, line, old, new, Language.FORTRAN, reanalyse)
 
 
 def test_an_edit_in_a_statement_no_rule_read_keeps_the_findings_and_the_structures() -> None:

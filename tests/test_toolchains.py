@@ -77,18 +77,30 @@ def test_an_llvm_without_an_offload_runtime_builds_for_the_host_only(tmp_path: P
     assert not llvm.device_build("c") and "libomptarget" in llvm.notes["c"]
 
 
-@needs_llvm
-def test_a_gpu_runtime_and_a_gpu_make_device_runs_possible(tmp_path: Path) -> None:
-    _install(tmp_path, "/usr/lib/llvm-23/bin", ["clang"], shutil.which("clang-22") or "")
-    lib = tmp_path / "usr/lib/llvm-23/lib"
+def _llvm_with_an_nvptx_runtime(root: Path) -> Toolchain:
+    """An LLVM 23 laid out under `root` with the offload runtime and an NVPTX device runtime."""
+    _install(root, "/usr/lib/llvm-23/bin", ["clang"], shutil.which("clang-22") or "")
+    lib = root / "usr/lib/llvm-23/lib"
     (lib / "nvptx64-nvidia-cuda").mkdir(parents=True)
     for name in ("libomptarget.so", "nvptx64-nvidia-cuda/libompdevice.a"):
         (lib / name).touch()
-    [llvm] = discover(path="", root=str(tmp_path))
+    [llvm] = discover(path="", root=str(root))
+    return llvm
+
+
+def _with_a_gpu(root: Path) -> Toolchain:
+    """The LLVM under `root` found again with an NVIDIA driver's device file there."""
+    (root / "dev").mkdir()
+    (root / "dev/nvidiactl").touch()
+    [llvm] = discover(path="", root=str(root))
+    return llvm
+
+
+@needs_llvm
+def test_a_gpu_runtime_and_a_gpu_make_device_runs_possible(tmp_path: Path) -> None:
+    llvm = _llvm_with_an_nvptx_runtime(tmp_path)
     assert llvm.offload_targets["c"] == (HOST_OFFLOAD, NVPTX) and not llvm.devices[NVPTX]
-    (tmp_path / "dev").mkdir()
-    (tmp_path / "dev/nvidiactl").touch()
-    [llvm] = discover(path="", root=str(tmp_path))
+    llvm = _with_a_gpu(tmp_path)
     assert llvm.devices[NVPTX] and llvm.device_run("c")
 
 
@@ -109,16 +121,9 @@ def test_an_unversioned_name_takes_the_version_of_what_it_links_to(tmp_path: Pat
 @needs_llvm
 def test_with_a_gpu_the_offloading_build_targets_it(tmp_path: Path) -> None:
     from omp_lsp.codegen.plans import plans
-    _install(tmp_path, "/usr/lib/llvm-23/bin", ["clang"], shutil.which("clang-22") or "")
-    lib = tmp_path / "usr/lib/llvm-23/lib"
-    (lib / "nvptx64-nvidia-cuda").mkdir(parents=True)
-    for name in ("libomptarget.so", "nvptx64-nvidia-cuda/libompdevice.a"):
-        (lib / name).touch()
-    [llvm] = discover(path="", root=str(tmp_path))
+    llvm = _llvm_with_an_nvptx_runtime(tmp_path)
     _, device = plans(llvm, "c", "p.c", "out")[0]
     assert "-fopenmp-targets=x86_64-unknown-linux-gnu" in device.command   # no GPU: the host device
-    (tmp_path / "dev").mkdir()
-    (tmp_path / "dev/nvidiactl").touch()
-    [llvm] = discover(path="", root=str(tmp_path))
+    llvm = _with_a_gpu(tmp_path)
     _, device = plans(llvm, "c", "p.c", "out")[0]
     assert "--offload-arch=native" in device.command
