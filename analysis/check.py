@@ -55,6 +55,10 @@ class AnalysisTrace:
     # rules read of a body (`bodies`) is what it declares.
     uses: list[Span] = field(default_factory=list)
 
+    def findings(self) -> list[Finding]:
+        """The parser's findings, then each rule's (what `conclude` makes the file's findings of)."""
+        return [*(f for found in self.problems for f in found), *(f for t in self.rules.values() for f in t.findings)]
+
     def directive_starts(self, directives: list[Directive]) -> list[int]:
         """Where each directive starts (kept from edit to edit: edits keep the directives' places)."""
         if self.starts is None:

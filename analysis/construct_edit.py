@@ -14,7 +14,17 @@ from __future__ import annotations
 
 from .check import AnalysisTrace
 from .directives.nodes import STRUCTURES
-from .rules import FileContext, Rule, RuleTrace, active_rules, checked_again, run_rule
+from .records import replace
+from .rules import (
+    FileContext,
+    Rule,
+    RuleTrace,
+    active_rules,
+    body_reads,
+    body_words,
+    checked_again,
+    run_rule,
+)
 
 # The structure built from the code inside target regions (rules.FileContext.regions).
 _REGIONS = "regions"
@@ -22,10 +32,10 @@ _REGIONS = "regions"
 EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 
 
-def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) -> dict[Rule, RuleTrace]:
-    """Each rule's trace for `context`'s text, whose code inside the extents of the directives
-    `within` changed (the directives are `trace`'s, and `context` builds its target regions
-    afresh)."""
+def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) -> AnalysisTrace:
+    """The trace of `context`'s text, whose code inside the extents of the directives `within`
+    changed (the directives are `trace`'s, and `context` builds its target regions afresh): each
+    rule's, and what the rules run again read."""
     traces: dict[Rule, RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r)
@@ -35,4 +45,8 @@ def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) 
         for i in within:
             kept = checked_again(r, kept, context, i, id(context.directives[i]))
         traces[r] = kept
-    return traces
+    model = context._model
+    return replace(trace, rules=traces, succession=None, bodies=body_reads(context),
+                   words=trace.words | body_words(context),
+                   expanded=model.expanded() if model is not None else trace.expanded,
+                   uses=sorted({*trace.uses, *(model.uses_read() if model is not None else ())}))

@@ -4,9 +4,14 @@ spare blanks take up the difference). procedure_edit and statement_edit move the
 findings and structures with it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from .diagnostics import Finding, Fix
 from .records import replace
 from .syntax import Span
+
+if TYPE_CHECKING:
+    from .check import AnalysisTrace
 
 
 class Moved(Exception):
@@ -44,3 +49,11 @@ class LineEdit:
         return replace(f, span=self.span(f.span),
                        related=[replace(r, span=self.span(r.span)) if r.path is None else r for r in f.related],
                        fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) for fix in f.fixes])
+
+    def trace(self, trace: AnalysisTrace) -> AnalysisTrace:
+        """`trace` with every finding and span of a body read moved (Moved: one was inside the
+        replaced text)."""
+        return replace(trace, problems=[[self.finding(f) for f in found] for found in trace.problems],
+                       rules={r: replace(t, findings=[self.finding(f) for f in t.findings]) for r, t in trace.rules.items()},
+                       bodies=None if trace.bodies is None else [self.span(s) for s in trace.bodies],
+                       expanded=[self.span(s) for s in trace.expanded], uses=[self.span(s) for s in trace.uses])

@@ -49,7 +49,7 @@ from .directives.structure import association, c_structure_moved
 from .line_edit import LineEdit, Moved
 from .padding import Padding
 from .records import replace
-from .rules import FileContext, body_reads, body_words
+from .rules import FileContext
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 
 _FUNCTION = "function_definition"
@@ -122,23 +122,15 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     try:
         structure = c_structure_moved(document, old.directives, old.structure,
                                       [edit.finding(f) for f in old.structure.findings])
-        traces = {r: replace(t, findings=[edit.finding(f) for f in t.findings]) for r, t in trace.rules.items()}
-        bodies = [edit.span(s) for s in trace.bodies]
-        expanded = [edit.span(s) for s in trace.expanded]
-        uses = [edit.span(s) for s in trace.uses]
+        moved = replace(edit.trace(trace), succession=None)
     except Moved:
         return None
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
     # The model, when built, reads first the bodies the rules had it read: what the call graph
     # finds depends on it (as in the context of a fresh analysis, after its rules).
-    context.__dict__["_expand_first"] = expanded
-    findings = [f for found in trace.problems for f in found]
-    for t in traces.values():
-        findings.extend(t.findings)
+    context.__dict__["_expand_first"] = moved.expanded
     analysis = FileAnalysis(document, old.directives, structure,
-                            conclude(findings, document, old.directives, trace.options), [], context,
-                            AnalysisTrace(trace.options, trace.problems, traces, trace.starts, bodies=bodies,
-                                          words=trace.words, expanded=expanded, uses=uses))
+                            conclude(moved.findings(), document, old.directives, trace.options), [], context, moved)
     return analysis, padding.consumed(k, delta)
 
 
@@ -168,10 +160,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
                                           [edit.finding(f) for f in old.structure.findings])
             if within and structure.extents != {i: edit.span(e) for i, e in old.structure.extents.items()}:
                 return None   # (what a construct applies to is not the same statement)
-            trace = replace(trace, rules={r: replace(t, findings=[edit.finding(f) for f in t.findings])
-                                          for r, t in trace.rules.items()},
-                            bodies=[edit.span(s) for s in trace.bodies or ()],
-                            expanded=[edit.span(s) for s in trace.expanded], uses=[edit.span(s) for s in trace.uses])
+            trace = edit.trace(trace)
             variants = ctx._variants
             following = [(rec, edit.span(rec.following)) for rec in variants.directives
                          if rec.following is not None] if variants is not None else []
@@ -179,9 +168,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
                            for key in ("_read", "_expanded", "_used")} if ctx._model is not None else {}
         except Moved:
             return None
-        findings = conclude([f for found in trace.problems for f in found]
-                            + [f for t in trace.rules.values() for f in t.findings],
-                            document, old.directives, trace.options)
+        findings = conclude(trace.findings(), document, old.directives, trace.options)
         for rec, span in following:   # (shared with the old analysis, which is given up)
             rec.following = span
         if ctx._model is not None:
@@ -201,17 +188,10 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     if not within:
         return FileAnalysis(document, old.directives, structure, findings, [], context,
                             replace(trace, succession=None))
-    traces = rules_inside(trace, context, within)
-    errors = [e for t in traces.values() for e in t.errors]
-    model = context._model
+    trace = rules_inside(trace, context, within)
     return FileAnalysis(document, old.directives, structure,
-                        conclude([f for found in trace.problems for f in found]
-                                 + [f for t in traces.values() for f in t.findings],
-                                 document, old.directives, trace.options), errors, context,
-                        replace(trace, rules=traces, succession=None, bodies=body_reads(context),
-                                words=trace.words | body_words(context),
-                                expanded=model.expanded() if model is not None else trace.expanded,
-                                uses=sorted({*trace.uses, *(model.uses_read() if model is not None else ())})))
+                        conclude(trace.findings(), document, old.directives, trace.options),
+                        [e for t in trace.rules.values() for e in t.errors], context, trace)
 
 
 def _preprocessor(src: bytes, line: int) -> bool:

@@ -40,7 +40,7 @@ from .model import FileModel, Scope
 from .model_fortran import UNIT_KINDS
 from .padding import Padding
 from .records import replace
-from .rules import FileContext, body_reads, body_words
+from .rules import FileContext
 from .syntax import Document, Language, LineIndex, parse_from
 
 # Structures of the old context that do not hold for the new text (built again when read).
@@ -80,8 +80,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         return None
     edit = LineEdit(start, old_end, delta, pad_start)
     try:
-        traces = {r: replace(t, findings=[edit.finding(f) for f in t.findings]) for r, t in trace.rules.items()}
-        problems = [[edit.finding(f) for f in found] for found in trace.problems]
+        moved = replace(edit.trace(trace), succession=None)
         if any(edit.finding(f) is not f for f in old.structure.findings):
             return None   # (at a directive: none is on the line)
     except Moved:
@@ -99,17 +98,11 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     regions = context.__dict__.get("_regions")
     if regions is not None:
         regions.document, regions.src = document, new_src
-    trace = replace(trace, problems=problems, rules=traces, succession=None)
-    errors: list[str] = []
     if within:
-        rules = rules_inside(trace, context, within)
-        errors = [e for t in rules.values() for e in t.errors]
-        trace = replace(trace, rules=rules, bodies=body_reads(context), words=trace.words | body_words(context))
-    findings = [f for found in problems for f in found]
-    for t in trace.rules.values():
-        findings.extend(t.findings)
+        moved = rules_inside(moved, context, within)
     analysis = FileAnalysis(document, old.directives, structure,
-                            conclude(findings, document, old.directives, trace.options), errors, context, trace)
+                            conclude(moved.findings(), document, old.directives, trace.options),
+                            [e for t in moved.rules.values() for e in t.errors], context, moved)
     return analysis, padding.consumed(k, delta)
 
 
