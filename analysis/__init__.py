@@ -5,10 +5,32 @@
     >>> [f.code for f in result.findings]
     ['OMP001']
 """
-from .check import FileAnalysis, analyze
-from .diagnostics import CATALOGUE, Finding, Severity
-from .options import Options
-from .syntax import Document, Language, language_for_id, language_for_path
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .check import FileAnalysis, analyze
+    from .diagnostics import CATALOGUE, Finding, Severity
+    from .options import Options
+    from .syntax import Document, Language, language_for_id, language_for_path
+
+# Where each name of the package's interface lives. Imported on first use (PEP 562), so that a
+# program reading one submodule (`omp-lsp run` reads compile_commands and syntax) does not load
+# the rules and the program model too.
+_HOMES = {"FileAnalysis": "check", "analyze": "check", "CATALOGUE": "diagnostics", "Finding": "diagnostics",
+          "Severity": "diagnostics", "Options": "options", "Document": "syntax", "Language": "syntax",
+          "language_for_id": "syntax", "language_for_path": "syntax"}
 
 __all__ = ["CATALOGUE", "Document", "FileAnalysis", "Finding", "Language", "Options", "Severity", "analyze",
            "language_for_id", "language_for_path"]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f".{home}", __name__), name)
+    globals()[name] = value
+    return value

@@ -90,20 +90,10 @@ def measure(text: str, toolchains: list, runs: int) -> None:  # type: ignore[typ
                 print(f"  {name}: not installed")
                 continue
             times: dict[str, list[float]] = {"bare": [], "build_and_run": [], "cli": [], "own": []}
-            for _ in range(runs):
-                times["bare"].append(bare(source, toolchain, folder))
-                start = time.perf_counter()
-                report = build_and_run(source, "c", toolchain)
-                took = time.perf_counter() - start
-                times["build_and_run"].append(took)
-                # its own share: the wall time less that of the four processes it ran (measured
-                # in the same call, so the compilers' variance from run to run does not count)
-                times["own"].append(took - sum(p.process.seconds for p in (*report.builds, *report.runs)))
-                assert report.ok, report.as_json()
-                start = time.perf_counter()
-                subprocess.run([sys.executable, "-m", "omp_lsp", "run", source, "--toolchain", name, "--no-config"],
-                               check=True, capture_output=True)
-                times["cli"].append(time.perf_counter() - start)
+            for i in range(runs):
+                # (each run in turn goes first: the one after another build finds its files cached)
+                for kind in ("bare", "build_and_run", "cli")[i % 3:] + ("bare", "build_and_run", "cli")[:i % 3]:
+                    _measure(kind, source, toolchain, name, folder, times)
             base = statistics.median(times["bare"])
             print(f"  {toolchain.name}: bare {base * 1000:.0f} ms")
             for kind in ("build_and_run", "cli"):
@@ -112,6 +102,26 @@ def measure(text: str, toolchains: list, runs: int) -> None:  # type: ignore[typ
             own = statistics.median(times["own"])
             print(f"    build_and_run's own time (beside its four processes) {own * 1000:.0f} ms: "
                   f"{100 * own / base:.1f} % of the bare time")
+
+
+def _measure(kind: str, source: str, toolchain, name: str, folder: str,  # type: ignore[no-untyped-def]
+             times: dict[str, list[float]]) -> None:
+    if kind == "bare":
+        times["bare"].append(bare(source, toolchain, folder))
+    elif kind == "build_and_run":
+        start = time.perf_counter()
+        report = build_and_run(source, "c", toolchain)
+        took = time.perf_counter() - start
+        times["build_and_run"].append(took)
+        # its own share: the wall time less that of the four processes it ran (measured in the
+        # same call, so the compilers' variance from run to run does not count)
+        times["own"].append(took - sum(p.process.seconds for p in (*report.builds, *report.runs)))
+        assert report.ok, report.as_json()
+    else:
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "omp_lsp", "run", source, "--toolchain", name, "--no-config"],
+                       check=True, capture_output=True)
+        times["cli"].append(time.perf_counter() - start)
 
 
 if __name__ == "__main__":

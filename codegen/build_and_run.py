@@ -14,9 +14,10 @@ import re
 import tempfile
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from omp_lsp.analysis.records import dataclass, field
 
 from .link_errors import device_link_diagnostics
 from .offload_entries import offload_entries

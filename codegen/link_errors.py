@@ -10,12 +10,13 @@ but hasn't been marked to be included in the offloaded code").
 from __future__ import annotations
 
 import re
-from typing import Any
-
-from omp_lsp.analysis.model import FileModel, Symbol
-from omp_lsp.analysis.rules import FileContext
+from typing import TYPE_CHECKING, Any
 
 from .places import analyse, diagnostic, position
+
+if TYPE_CHECKING:
+    from omp_lsp.analysis.model import FileModel, Symbol
+    from omp_lsp.analysis.rules import FileContext
 
 _GNU_LD = re.compile(r"in function [`'‘](?P<function>[^'’(]+)(?:\([^)]*\))?['’]:\n[^\n]*undefined reference to "
                      r"[`'‘](?P<symbol>[^'’]+)['’]")

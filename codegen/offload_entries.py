@@ -5,7 +5,7 @@ runtime maps host function pointers through: ../shared/seeds/declare-target-indi
 gcc 12 has no indirect clause; its NVPTX image is PTX text in the binary (`_gcc_entries`).
 
 clang embeds the device images in the `.llvm.offloading` section; `llvm-offload-binary` takes
-one out as an object file whose symbols `llvm-nm` lists. Entries the runtime registers are the
+one out of the binary as an object file whose symbols `llvm-nm` lists. Entries the runtime registers are the
 `.offloading.entry.<name>` symbols: a kernel's name is a function in the image, an indirect
 entry's a data word, a variable's its own name.
 """
@@ -38,15 +38,11 @@ def offload_entries(binary: str, toolchain: Toolchain, folder: str, timeout: flo
     tools = _llvm_tools(toolchain)
     if tools is None:
         return [], f"{toolchain.name}: reading its device images needs the LLVM tools of its installation"
-    objcopy, unpack, nm = tools
-    image = os.path.join(folder, "images.bin")
-    done = run([objcopy, f"--dump-section=.llvm.offloading={image}", binary, os.devnull], folder, timeout=timeout)
-    if not done.ok:
-        return [], "the binary holds no device image"
+    unpack, nm = tools
     out: list[dict[str, Any]] = []
     for target in sorted({t for ts in toolchain.offload_targets.values() for t in ts}):
         device = os.path.join(folder, f"device-{target}.o")
-        if not run([unpack, image, f"--image=file={device},triple={target}"], folder, timeout=timeout).ok \
+        if not run([unpack, binary, f"--image=file={device},triple={target}"], folder, timeout=timeout).ok \
                 or not os.path.exists(device):
             continue
         listed = run([nm, device], folder, timeout=timeout)
@@ -120,13 +116,13 @@ def _gcc_entries(binary: str, folder: str, timeout: float) -> tuple[list[dict[st
     return out, "" if out else "no device image could be read from the binary"
 
 
-def _llvm_tools(toolchain: Toolchain) -> tuple[str, str, str] | None:
-    """llvm-objcopy, llvm-offload-binary and llvm-nm of the toolchain's LLVM installation."""
+def _llvm_tools(toolchain: Toolchain) -> tuple[str, str] | None:
+    """llvm-offload-binary and llvm-nm of the toolchain's LLVM installation."""
     if toolchain.family not in ("llvm", "rocm"):
         return None
     for compiler in toolchain.compilers.values():
         folder = Path(os.path.realpath(compiler)).parent
-        tools = tuple(str(folder / name) for name in ("llvm-objcopy", "llvm-offload-binary", "llvm-nm"))
+        tools = tuple(str(folder / name) for name in ("llvm-offload-binary", "llvm-nm"))
         if all(os.access(t, os.X_OK) for t in tools):
             return tools  # type: ignore[return-value]
     return None

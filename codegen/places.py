@@ -2,17 +2,20 @@
 model), a span as `--check --format json` writes it, the main program."""
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from omp_lsp.analysis import Document, language_for_path
-from omp_lsp.analysis.check import analysis_steps
-from omp_lsp.analysis.model import FileModel
-from omp_lsp.analysis.rules import FileContext, drain
+if TYPE_CHECKING:
+    from omp_lsp.analysis.model import FileModel
+    from omp_lsp.analysis.rules import FileContext
+    from omp_lsp.analysis.syntax import Document
 
 
 def analyse(source: str) -> tuple[Document, FileContext] | None:
     """The document and analysis context (program model, declare target binding) of a source
     file (None: not a language omp-lsp reads)."""
+    from omp_lsp.analysis.check import analysis_steps
+    from omp_lsp.analysis.rules import drain
+    from omp_lsp.analysis.syntax import Document, language_for_path
     language = language_for_path(source)
     if language is None:
         return None

@@ -11,7 +11,8 @@ OpenMP version come from the file's compile_commands.json entry when it has one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+
+from omp_lsp.analysis.records import dataclass
 
 from .toolchains import AMDGCN, GCC_AMDGCN, GCC_NVPTX, HOST_OFFLOAD, NVPTX, Toolchain
 

@@ -4,13 +4,15 @@ environment, with a timeout that kills the whole process group and output captur
 from __future__ import annotations
 
 import os
+import select
 import signal
 import subprocess
 import threading
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from typing import IO
+
+from omp_lsp.analysis.records import dataclass
 
 OUTPUT_CAP = 1 << 20        # bytes of stdout (and of stderr) kept per process
 DEFAULT_TIMEOUT = 60.0      # seconds
@@ -50,6 +52,7 @@ def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, 
         return Process(tuple(command), None, b"", b"", time.perf_counter() - start, error=str(err))
     assert proc.stdout is not None and proc.stderr is not None
     readers = [_Capped(proc.stdout, cap), _Capped(proc.stderr, cap)]
+    ended = _Ended(proc.pid)
     timed_out = cancelled = False
     deadline = start + timeout
     while proc.poll() is None:
@@ -57,15 +60,12 @@ def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, 
         if left <= 0:
             timed_out = True
             break
-        if cancel is not None and cancel.wait(min(left, 0.05)):
+        if cancel is not None and cancel.is_set():
             cancelled = True
             break
-        if cancel is None:
-            try:
-                proc.wait(timeout=left)
-            except subprocess.TimeoutExpired:
-                timed_out = True
-                break
+        # (a cancel is looked for every 50 ms; the process's end is seen at once)
+        ended.wait(left if cancel is None else min(left, 0.05))
+    ended.close()
     # (the group, also when the program ended but left children behind: they would hold the pipes)
     _kill_group(proc.pid)
     proc.wait()
@@ -75,6 +75,28 @@ def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, 
     out, err = readers
     return Process(tuple(command), None if timed_out or cancelled else proc.returncode, out.data(), err.data(),
                    seconds, timed_out, out.dropped or err.dropped, "cancelled" if cancelled else "")
+
+
+class _Ended:
+    """Waits for a process to end, up to a timeout, and wakes as soon as it does: a pidfd (Linux
+    5.3) becomes readable then. `Popen.wait(timeout)` instead polls with sleeps that grow to
+    50 ms, which added 25 ms on average to every compiler and program run."""
+
+    def __init__(self, pid: int) -> None:
+        try:
+            self.fd: int | None = os.pidfd_open(pid)
+        except (AttributeError, OSError):   # (no pidfd here: poll every 10 ms instead)
+            self.fd = None
+
+    def wait(self, seconds: float) -> None:
+        if self.fd is None:
+            time.sleep(min(seconds, 0.01))
+        else:
+            select.select([self.fd], [], [], seconds)
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
 
 
 class _Capped:

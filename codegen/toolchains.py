@@ -12,8 +12,9 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from pathlib import Path
+
+from omp_lsp.analysis.records import dataclass, field
 
 # Offload targets (as the compilers name them) and the device each runs on.
 HOST_OFFLOAD = "x86_64-unknown-linux-gnu"     # clang: a device image run by the host plugin
@@ -38,6 +39,9 @@ _NAMES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("rocm", "c++", re.compile(r"amdclang\+\+()")),
     ("rocm", "fortran", re.compile(r"amdflang()")),
 )
+# Any of them: one match per file name decides whether it can be a compiler (a PATH folder holds
+# thousands of names, and discovery runs before every build).
+_ANY_NAME = re.compile("|".join(f"(?:{pattern.pattern})" for _, _, pattern in _NAMES))
 # Folders compilers are installed in besides PATH (globs).
 _FOLDERS = ("/usr/lib/llvm-*/bin", "/opt/nvidia/hpc_sdk/Linux_x86_64/*/compilers/bin", "/opt/rocm*/llvm/bin",
             "/opt/rocm*/bin")
@@ -129,6 +133,8 @@ def _search_folders(path: str | None, folders: Iterable[str], root: str) -> list
 
 
 def _compiler(name: str) -> tuple[str, str, int] | None:
+    if _ANY_NAME.fullmatch(name) is None:
+        return None
     for family, language, pattern in _NAMES:
         m = pattern.fullmatch(name)
         if m is not None:

@@ -254,9 +254,6 @@ GC_THRESHOLDS = (200_000, 20, 20)
 
 def main(argv: Sequence[str]) -> int:
     gc.set_threshold(*GC_THRESHOLDS)
-    if argv and argv[0] == "run":   # a command of its own: build and run one file (codegen)
-        from .run_command import main as run_main
-        return run_main(argv[1:])
     parser = build_parser()
     try:
         args = parser.parse_args(list(argv))

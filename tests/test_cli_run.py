@@ -1,12 +1,16 @@
 """`omp-lsp run FILE` (server/run_command.py): text and JSON reports, exit status, usage errors."""
 from __future__ import annotations
 
+import ast
 import json
 import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
-from omp_lsp.server.cli import main
+
+from omp_lsp.__main__ import main
 
 pytestmark = pytest.mark.skipif(shutil.which("clang-22") is None, reason="the README's set-up installs clang-22")
 
@@ -62,3 +66,21 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     args = [str(source) if a == "{src}" else str(tmp_path / a) if a.endswith((".c", ".md")) else a for a in argv]
     code, out, err = _run(args, capsys)
     assert code == 2 and message in err and out == ""
+
+
+def test_a_successful_run_does_not_load_the_analysis_or_the_server(tmp_path: Path) -> None:
+    """Its start-up counts in the overhead over running the compilers by hand (bench/run_overhead.py):
+    the program model is loaded only to place the diagnostics of a build or run that went wrong."""
+    source = tmp_path / "p.c"
+    source.write_text(PROGRAM)
+    probe = ("import sys\nfrom omp_lsp.__main__ import main\n"
+             f"code = main(['run', {str(source)!r}, '--toolchain', 'clang-22', '--no-config'])\n"
+             "print(code, sorted(m for m in sys.modules if m.startswith(('omp_lsp.analysis.', 'omp_lsp.server.', "
+             "'pygls', 'tree_sitter'))))\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120, check=True)
+    code, loaded = done.stdout.splitlines()[-1].split(" ", 1)
+    assert code == "0"
+    assert ast.literal_eval(loaded) == [
+        "omp_lsp.analysis.compile_commands", "omp_lsp.analysis.device_limits", "omp_lsp.analysis.diagnostics",
+        "omp_lsp.analysis.directives", "omp_lsp.analysis.directives.schema", "omp_lsp.analysis.options",
+        "omp_lsp.analysis.records", "omp_lsp.analysis.syntax", "omp_lsp.server.config", "omp_lsp.server.run_command"]

@@ -6,10 +6,9 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    from omp_lsp.server.cli import main as cli_main
     if argv is not None:  # called from Python (tests, scripts): an ordinary return
-        return cli_main(argv)
-    code = cli_main(sys.argv[1:])
+        return _command(argv)
+    code = _command(sys.argv[1:])
     # The program ends here. A check leaves a few million small objects behind, and freeing them
     # one by one at interpreter exit costs a tenth of a second on large files: output is flushed
     # and no file is open, so leave at once.
@@ -20,6 +19,17 @@ def main(argv: list[str] | None = None) -> int:
         except (BrokenPipeError, ValueError):
             code = code or 1
     os._exit(code)
+
+
+def _command(argv: list[str]) -> int:
+    if argv[:1] == ["run"]:
+        # A command of its own (codegen: build and run one file). It loads neither the server
+        # nor the analysis unless a failed build needs its places: its start-up counts in the
+        # overhead over running the compilers by hand.
+        from omp_lsp.server.run_command import main as run_main
+        return run_main(argv[1:])
+    from omp_lsp.server.cli import main as cli_main
+    return cli_main(argv)
 
 
 if __name__ == "__main__":
