@@ -12,6 +12,8 @@ A call to a procedure whose body no file of the program holds fails every device
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 RECURSION = "recursion"
 VARIADIC = "variadic"
 
@@ -40,16 +42,28 @@ isnan isinf isfinite fma fmaf rsqrt rsqrtf sincos sincosf
 DEVICE_LIBRARY = frozenset(_LIBRARY_WORDS.split())
 
 
-# OMP505: directives (with a clause, when one is named) the spec allows but a toolchain rejects,
-# as its compiler says (clang 22: "unexpected OpenMP clause 'reverse_offload'"; gcc 12: "sorry,
-# unimplemented: 'reverse_offload' clause", "expected '#pragma omp' clause before 'indirect'", and
-# `begin declare target` ignored, so that its end directive has no beginning).
-REJECTED: dict[str, tuple[tuple[str, str | None, str], ...]] = {
-    "clang-x86_64": (("requires", "reverse_offload", "the reverse_offload requirement"),),
-    "gcc-nvptx": (("requires", "reverse_offload", "the reverse_offload requirement"),
-                  ("begin declare target", None, "begin declare target (use declare target ... end declare target)"),
-                  ("begin declare target", "indirect", "the indirect clause"),
-                  ("declare target", "indirect", "the indirect clause")),
+# OMP505: directives (with a clause, and a clause modifier, when named) the spec allows but a
+# toolchain rejects, as its compiler says (clang 22: "unexpected OpenMP clause 'reverse_offload'",
+# and for device(ancestor: 1) "... used without specifying 'requires reverse_offload'" and, nested
+# in a target region, "region cannot be nested inside 'target' region"; gcc 12: "sorry,
+# unimplemented: 'reverse_offload' clause", "'ancestor' device modifier not preceded by
+# 'requires' directive with 'reverse_offload' clause", "expected '#pragma omp' clause before
+# 'indirect'", and `begin declare target` ignored, so that its end directive has no beginning).
+class Rejected(NamedTuple):
+    directive: str
+    clause: str | None
+    modifier: str | None
+    what: str
+
+
+_REVERSE_OFFLOAD = (Rejected("requires", "reverse_offload", None, "the reverse_offload requirement"),
+                    Rejected("target", "device", "ancestor", "reverse offload (device(ancestor: ...))"))
+REJECTED: dict[str, tuple[Rejected, ...]] = {
+    "clang-x86_64": _REVERSE_OFFLOAD,
+    "gcc-nvptx": (*_REVERSE_OFFLOAD,
+                  Rejected("begin declare target", None, None, "begin declare target (use declare target ... end declare target)"),
+                  Rejected("begin declare target", "indirect", None, "the indirect clause"),
+                  Rejected("declare target", "indirect", None, "the indirect clause")),
 }
 
 

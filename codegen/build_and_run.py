@@ -122,11 +122,11 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
                 reader.start()
         for step in steps:
             done = built[step.kind]
-            found = compiler_diagnostics(done.stderr, source)
+            found = compiler_diagnostics(done.stderr, source, folder, flags)
             if step.kind == DEVICE and not done.ok:
                 link = device_link_diagnostics(done.stderr, source)
-                at = {(d["line"], d["column"]) for d in link}
-                found = [d for d in found if (d["line"], d["column"]) not in at] + link
+                at = {(d["file"], d["line"], d["column"]) for d in link}
+                found = [d for d in found if (d["file"], d["line"], d["column"]) not in at] + link
             report.builds.append(BuildResult(step.kind, done, found))
         for step in steps:
             if built[step.kind].ok:
@@ -184,15 +184,19 @@ def _difference(host: RunResult, device: RunResult) -> str:
     return "the host run and the offloaded run differ: " + "; ".join(parts)
 
 
-def compiler_diagnostics(output: bytes, source: str) -> list[dict[str, Any]]:
-    """The compiler's errors and warnings about `source`, in the form `--check --format json`
-    reports findings (code OMP501)."""
+def compiler_diagnostics(output: bytes, source: str, folder: str = "", flags: Sequence[str] = ()) -> list[dict[str, Any]]:
+    """The compiler's errors and warnings about `source` and the project's own headers (files in
+    the source's folder or in a `-I` folder of `flags`, not the system's), in the form `--check
+    --format json` reports findings (code OMP501). `folder`: where the compiler ran (what a
+    relative path it prints is relative to)."""
+    project = [Path(source).parent, *(Path(folder, f[2:]).resolve() for f in flags if f.startswith("-I") and len(f) > 2)]
     out = []
     for m in _MESSAGE.finditer(output.decode("utf-8", "replace")):
-        if Path(m.group("file")).resolve() != Path(source):
+        path = Path(folder, m.group("file")).resolve()
+        if path != Path(source) and not (path.is_file() and any(path.is_relative_to(p) for p in project)):
             continue
         line, column = int(m.group("line")), int(m.group("column"))
-        out.append({"file": source, "line": line, "column": column, "end_line": line, "end_column": column,
+        out.append({"file": str(path), "line": line, "column": column, "end_line": line, "end_column": column,
                     "severity": "error" if "error" in m.group("severity") else "warning", "code": "OMP501",
                     "message": m.group("message"), "related": []})
     return out

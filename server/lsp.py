@@ -78,7 +78,10 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         self.uncollected = 0                                 # analyses released since the last collection
         self.collect_handle: asyncio.TimerHandle | None = None
         self.cross_trace: CrossFileTrace | None = None       # the cross-file rules' last run
-        self.build_diagnostics: dict[str, list[lsp.Diagnostic]] = {}   # path -> its last build's (build_run)
+        # (build_run) file path -> built file's path -> what its last build said about the file
+        self.build_diagnostics: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
+        self.build_files: dict[str, set[str]] = {}   # built file's path -> the files its last build spoke of
+        self.build_pushed: set[str] = set()   # URIs of files not open that build diagnostics were pushed for
 
     # ------------------------------------------------------------------ settings
 
@@ -358,7 +361,8 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
 
     def diagnostics(self, state: OpenDocument) -> list[lsp.Diagnostic]:
         from omp_lsp.server.features.diagnostics import to_diagnostic
-        return [*(to_diagnostic(self, state, f) for f in self.findings(state)), *self.build_diagnostics.get(state.path, ())]
+        built = self.build_diagnostics.get(state.path, {})
+        return [*(to_diagnostic(self, state, f) for f in self.findings(state)), *(d for ds in built.values() for d in ds)]
 
     def publish_all(self, changed: str | None = None) -> None:
         """Publish `changed` and every other open document whose diagnostics changed (pull

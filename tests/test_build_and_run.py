@@ -126,14 +126,23 @@ def test_gfortran_builds_fortran_for_nvptx(tmp_path: Path) -> None:
     assert report.same_output and report.runs[1].process.stdout.split() == [b"2", b"4", b"6", b"8"]
 
 
-def test_a_compiler_error_is_reported_at_its_line(tmp_path: Path) -> None:
+def test_a_compiler_error_is_reported_at_its_line(tmp_path: Path, tmp_path_factory: pytest.TempPathFactory) -> None:
     source = _write(tmp_path, "bad.c", DECLARE_TARGET_C.replace("return 2 * x;", "return 2 * y;"))
     report = build_and_run(source, "c", _toolchain("clang-22", "c"))
     assert not report.builds[0].process.ok and report.runs == []
     [found] = [d for d in report.builds[0].diagnostics if d["severity"] == "error"]
     column = "static int twice(int x) { return 2 * y; }".index("y;") + 1   # (1-based, as --check's)
     assert (found["code"], found["line"], found["column"]) == ("OMP501", 3, column) and "'y'" in found["message"]
-    assert compiler_diagnostics(b"other.c:1:1: error: x\n", source) == []
+    assert compiler_diagnostics(b"other.c:1:1: error: x\n", source) == []   # (no such file)
+    # the project's headers (the source's folder, -I folders) are reported, the system's are not
+    include = tmp_path_factory.mktemp("include")
+    (include / "util.h").write_text("int f(void);\n")
+    (tmp_path / "near.h").write_text("int g(void);\n")
+    output = (b"/usr/include/stdio.h:1:1: error: a\n" + f"{include}/util.h:1:5: error: b\n".encode()
+              + b"near.h:1:5: warning: c\n")
+    assert [(d["file"], d["message"]) for d in compiler_diagnostics(output, source, str(tmp_path), [f"-I{include}"])] == [
+        (str(include / "util.h"), "b"), (str(tmp_path / "near.h"), "c")]
+    assert [d["message"] for d in compiler_diagnostics(output, source, str(tmp_path))] == ["c"]
 
 
 def test_a_program_that_never_ends_is_killed_with_its_children_at_the_timeout(tmp_path: Path) -> None:
@@ -177,6 +186,83 @@ def test_a_global_the_device_needs_but_lacks_fails_the_device_link_at_its_declar
     assert not any(d["code"] == "OMP501" and d["line"] == 2 for d in device.diagnostics)
     # the device use: the function the linker names (clang), or one marked declare target (gcc)
     assert [(r["line"], r["column"]) for r in found["related"]] == [(3, LINK_C.splitlines()[2].index("counter") + 1)]
+
+
+IMPLIED_C = LINK_C.replace("#pragma omp declare target to(bump)\n", "")
+
+
+@pytest.mark.parametrize("toolchain", ["clang-22", "gcc-12"])
+def test_the_device_use_of_a_missing_global_may_be_in_a_procedure_implied_by_a_call(tmp_path: Path,
+                                                                                     toolchain: str) -> None:
+    """bump is device code only by propagation (called from the target region): the use in it
+    is the one that needs the global on the device."""
+    report = build_and_run(_write(tmp_path, "link.c", IMPLIED_C), "c", _toolchain(toolchain, "c"))
+    [found] = [d for d in report.builds[1].diagnostics if d["code"] == "OMP502"]
+    assert (found["line"], found["column"]) == (2, 5)
+    assert [(r["line"], r["column"]) for r in found["related"]] == [(3, IMPLIED_C.splitlines()[2].index("counter") + 1)]
+
+
+HOST_LIBRARY_C = """\
+#include <stdio.h>
+#include <unistd.h>
+int main(void) {
+  int r = 0;
+#pragma omp target map(tofrom: r)
+  {
+    char name[64];
+    r = gethostname(name, 64);
+  }
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+HOST_LIBRARY_F = """\
+program main
+  implicit none
+  character(len=64) :: d
+  integer :: r
+  r = 0
+  !$omp target map(tofrom: r) map(from: d)
+  call getcwd(d)
+  r = 1
+  !$omp end target
+  print *, r
+end program main
+"""
+
+
+@pytest.mark.parametrize(("name", "text", "language", "at"), [
+    ("host.c", HOST_LIBRARY_C, "c", (8, 9)), ("host.f90", HOST_LIBRARY_F, "fortran", (7, 8))])
+def test_a_host_library_procedure_the_nvptx_libraries_lack_fails_the_device_link_at_its_call(
+        tmp_path: Path, name: str, text: str, language: str, at: tuple[int, int]) -> None:
+    report = build_and_run(_write(tmp_path, name, text), language, _toolchain("gcc-12", language))
+    host, device = report.builds
+    assert host.process.ok and not device.process.ok
+    [found] = [d for d in device.diagnostics if d["code"] == "OMP502"]
+    assert (found["line"], found["column"]) == at and "libraries do not define it" in found["message"]
+    assert found["related"] == []
+
+
+UNDEFINED_C = """\
+#include <stdio.h>
+void helper(int *x);
+int main(void) {
+  int r = 0;
+#pragma omp target map(tofrom: r)
+  helper(&r);
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+
+def test_a_procedure_declared_but_defined_elsewhere_fails_the_device_link_at_its_declaration(tmp_path: Path) -> None:
+    """clang names the kernel (`__omp_offloading_..._main_l5`): the use is in main's target region."""
+    report = build_and_run(_write(tmp_path, "undefined.c", UNDEFINED_C), "c", _toolchain("clang-22", "c"))
+    [found] = [d for d in report.builds[1].diagnostics if d["code"] == "OMP502"]
+    assert (found["line"], found["column"]) == (2, 6) and "'helper'" in found["message"]
+    assert "(in 'main')" in found["message"] and [(r["line"], r["column"]) for r in found["related"]] == [(6, 3)]
 
 
 INDIRECT_C = """\

@@ -13,6 +13,7 @@ import pytest_lsp
 from lsp_helpers import (
     answer_requests,
     mark,
+    pulls,
     record_notifications,
     wait_diagnostics,
     wait_notification,
@@ -95,3 +96,56 @@ async def test_build_and_run_reports_a_device_link_failure_then_clears_it(client
     assert [d.code for d in published.diagnostics if str(d.code).startswith("OMP50")] == []   # (the build's: gone)
     entries = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showOffloadEntries", [uri]))
     assert {"kind": "variable", "name": "counter", "target": "x86_64-unknown-linux-gnu"} in entries
+
+
+HEADER = "static inline int twice(int x) { return 2 * y; }\n"   # y: undeclared
+INCLUDING = """\
+#include <stdio.h>
+#include "util.h"
+int main(void) {
+  int r = 0;
+#pragma omp target map(tofrom: r)
+  r = twice(21);
+  printf("%d\\n", r);
+  return 0;
+}
+"""
+
+
+async def test_a_build_error_in_a_project_header_is_published_for_the_header_and_cleared(client: LanguageClient) -> None:
+    """The header is not open: its diagnostics are pushed (no pull reaches a file that is not
+    open). Opened, they show with its own; the next build that succeeds clears them."""
+    folder: Path = client.folder  # type: ignore[attr-defined]
+    (folder / "util.h").write_text(HEADER)
+    (folder / "prog.c").write_text(INCLUDING)
+    uri, header = from_fs_path(str(folder / "prog.c")), from_fs_path(str(folder / "util.h"))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "c", 1, INCLUDING)))
+    await wait_diagnostics(client, uri, 1)
+    start = mark(client)
+    result = await _build(client, uri)
+    [error] = [d for d in result["builds"][0]["diagnostics"] if d["severity"] == "error"]
+    assert (error["file"], error["line"], error["code"]) == (str(folder / "util.h"), 1, "OMP501")
+    pushed = await wait_notification(client, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, lambda p: p.uri == header, start)
+    column = HEADER.index("y;")
+    assert [(d.code, d.range.start.line, d.range.start.character, d.source) for d in pushed.diagnostics] == [
+        ("OMP501", 0, column, "omp-lsp build")]
+    # opened in the editor: shown with the file's own diagnostics (a pulling client gets them by
+    # pulling, and the pushed copy is withdrawn so that it does not show them twice)
+    start = mark(client)
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(header, "c", 1, HEADER)))
+    if pulls(client):
+        withdrawn = await wait_notification(client, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, lambda p: p.uri == header, start)
+        assert list(withdrawn.diagnostics) == []
+    assert [d.code for d in await wait_diagnostics(client, header, 1, start)] == ["OMP501"]
+    # mended (on disk, where the compiler reads it, and in the editor): the next build clears them
+    (folder / "util.h").write_text(HEADER.replace("* y", "* x"))
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=2, uri=header),
+        [lsp.TextDocumentContentChangePartial(range=lsp.Range(lsp.Position(0, column), lsp.Position(0, column + 1)),
+                                              text="x")]))
+    await wait_diagnostics(client, header, 2)
+    start = mark(client)
+    result = await _build(client, uri)
+    assert result["same_output"] is True and result["runs"][1]["stdout"] == "42\n"
+    await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE, after=start)
+    assert await wait_diagnostics(client, header, 2, start) == []

@@ -19,12 +19,13 @@ def rejected_by_toolchain(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]
     for path, ctx in ws.files.items():
         for d in ctx.directives:
             for name, features in rejected:
-                for directive, clause, what in features:
-                    if d.name != directive:
+                for feature in features:
+                    if d.name != feature.directive:
                         continue
-                    found = d.clauses_named(clause) if clause is not None else []
-                    if clause is not None and not found:
+                    found = [c for c in d.clauses_named(feature.clause) if feature.modifier is None
+                             or c.modifier(feature.modifier) is not None] if feature.clause is not None else []
+                    if feature.clause is not None and not found:
                         continue
-                    yield path, Finding("OMP505", f"{name} rejects {what}, which the OpenMP specification allows: "
-                                        "a build with that toolchain fails here",
+                    yield path, Finding("OMP505", f"{name} rejects {feature.what}, which the OpenMP specification "
+                                        "allows: a build with that toolchain fails here",
                                         found[0].name_span if found else d.name_span)

@@ -16,10 +16,12 @@ import threading
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
+from omp_lsp.analysis.syntax import LineIndex
 from omp_lsp.codegen.build_and_run import Report, build_and_run
 from omp_lsp.codegen.places import main_program
 from omp_lsp.codegen.toolchains import Toolchain, discover, pick
 from pygls.lsp.server import LanguageServer
+from pygls.uris import from_fs_path
 
 from ..run_command import LANGUAGES, entry_flags, write_text
 
@@ -80,7 +82,7 @@ def register(server: OmpLanguageServer) -> None:
         if cancel.is_set():
             return None   # (superseded: the newer build reports)
         reports[state.path] = report
-        _publish(ls, uri, state, report)
+        _publish(ls, state, report)
         text = io.StringIO()
         write_text(report, text)
         ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, text.getvalue()))
@@ -141,22 +143,60 @@ def summary(report: Report) -> str:
     return f"omp-lsp build and run ({report.toolchain or 'no toolchain'}): " + "; ".join(parts or report.notes)
 
 
-def _publish(ls: OmpLanguageServer, uri: str, state: OpenDocument, report: Report) -> None:
-    """The build's and runs' diagnostics on the file (none after a build and run that succeed)."""
-    found = [d for b in report.builds for d in b.diagnostics] + report.diagnostics
-    lines = state.doc.lines
-    out = []
-    for d in found if not report.ok else report.diagnostics:
-        start = lines.offset(d["line"] - 1, d["column"] - 1, "utf-32")
-        end = lines.offset(d["end_line"] - 1, d["end_column"] - 1, "utf-32")
-        related = [lsp.DiagnosticRelatedInformation(
-            lsp.Location(uri, ls.to_range(state.doc, (o := lines.offset(r["line"] - 1, r["column"] - 1, "utf-32"), o))),
-            r["message"]) for r in d["related"] if r["file"] == report.file]
-        out.append(lsp.Diagnostic(ls.to_range(state.doc, (start, max(start, end))), d["message"],
-                                  severity=_SEVERITIES.get(d["severity"], lsp.DiagnosticSeverity.Information),
-                                  code=d["code"], source="omp-lsp build", related_information=related or None))
-    ls.build_diagnostics[state.path] = out
-    ls.publish_all(uri)
+def _publish(ls: OmpLanguageServer, state: OpenDocument, report: Report) -> None:
+    """The build's and runs' diagnostics, published for the files they concern: the built file
+    and the project's headers (none after a build and run that succeed, and a file the last
+    build said something about and this one does not is cleared). An open file shows them
+    with its own; one not open gets them pushed (no pull reaches it)."""
+    found = [d for b in report.builds for d in b.diagnostics] if not report.ok else []
+    by_file: dict[str, list[dict[str, Any]]] = {report.file: []}
+    for d in [*found, *report.diagnostics]:
+        if d not in by_file.setdefault(d["file"], []):   # (both builds say the same of shared code: once)
+            by_file[d["file"]].append(d)
+    for path in ls.build_files.get(report.file, set()) - by_file.keys():
+        by_file[path] = []
+    ls.build_files[report.file] = {path for path, ds in by_file.items() if ds}
+    for path, ds in by_file.items():
+        per_file = ls.build_diagnostics.setdefault(path, {})
+        per_file[report.file] = [d for d in (_diagnostic(ls, d) for d in ds) if d is not None]
+        if not per_file[report.file]:
+            del per_file[report.file]
+        if not per_file:
+            del ls.build_diagnostics[path]
+        if ls.open_at(path) is None:
+            uri = from_fs_path(path) or path
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
+                uri=uri, diagnostics=[d for built in per_file.values() for d in built]))
+            (ls.build_pushed.add if per_file else ls.build_pushed.discard)(uri)
+    ls.publish_all(state.uri)
+
+
+def _diagnostic(ls: OmpLanguageServer, d: dict[str, Any]) -> lsp.Diagnostic | None:
+    """A build diagnostic (1-based lines and code-point columns, as --check writes them) in the
+    file's current text: the editor's for an open file, else the file on disk."""
+    where = _location(ls, d["file"], d["line"], d["column"], d["end_line"], d["end_column"])
+    if where is None:
+        return None
+    related = [lsp.DiagnosticRelatedInformation(at, r["message"]) for r in d["related"]
+               if (at := _location(ls, r["file"], r["line"], r["column"], r["line"], r["column"])) is not None]
+    return lsp.Diagnostic(where.range, d["message"], severity=_SEVERITIES.get(d["severity"], lsp.DiagnosticSeverity.Information),
+                          code=d["code"], source="omp-lsp build", related_information=related or None)
+
+
+def _location(ls: OmpLanguageServer, path: str, line: int, column: int, end_line: int, end_column: int) -> lsp.Location | None:
+    state = ls.open_at(path)
+    if state is not None:
+        lines, uri = state.doc.lines, state.uri
+    else:
+        try:
+            with open(path, "rb") as f:
+                lines, uri = LineIndex(f.read()), from_fs_path(path) or path
+        except OSError:
+            return None
+    start = lines.offset(line - 1, column - 1, "utf-32")
+    end = max(start, lines.offset(end_line - 1, end_column - 1, "utf-32"))
+    return lsp.Location(uri, lsp.Range(lsp.Position(*lines.position(start, ls.encoding)),
+                                       lsp.Position(*lines.position(end, ls.encoding))))
 
 
 async def _progress_begin(ls: OmpLanguageServer, title: str) -> str | None:

@@ -35,6 +35,11 @@ def register(server: OmpLanguageServer) -> None:
         if previous is not None:
             previous.closed = True
         state = ls.open[item.uri] = OpenDocument(item.uri, path, Document(item.text, language, item.version))
+        if item.uri in ls.build_pushed and ls.pulls_diagnostics:
+            # build diagnostics were pushed while it was closed: from now on they are pulled with
+            # the file's own, and a client holding both would show them twice
+            ls.build_pushed.discard(item.uri)
+            ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=item.uri, diagnostics=[]))
         ls.start_indexing()   # (done from `initialized`; a client that opens first starts it here)
         ls.schedule(state)
 
