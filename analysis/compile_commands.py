@@ -287,6 +287,22 @@ def defines(flags: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
+def build_flags(flags: Sequence[str], directory: str) -> tuple[str, ...]:
+    """What a command's flags say about what the source means, for building it with another
+    plan (codegen): the include folders (each option kept, relative ones made absolute), the
+    macros defined and undefined with their values, in order, forced includes and the language
+    standard. Not what the plan decides itself (OpenMP, offloading, output, optimisation)."""
+    out: list[str] = []
+    for option, value in _option_values(flags, (*_INCLUDE_OPTIONS, "-include", "-D", "-U"),
+                                        {**_INCLUDE_LONG, "--define-macro": "-D", "--undefine-macro": "-U"}):
+        if option in ("-D", "-U"):
+            out.append(option + value)
+        elif value and value != "-":
+            out.extend((option, os.path.normpath(os.path.join(directory, value))))
+    standards = [f for f in flags if f.startswith("-std=")]
+    return (*out, *standards[-1:])
+
+
 # ------------------------------------------------------------------ includes
 
 def resolve_include(header: str, including_file: str, entry: CompileEntry | None) -> str | None:

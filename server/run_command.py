@@ -15,9 +15,8 @@ from typing import TextIO
 from omp_lsp.analysis.compile_commands import (
     CompileCommandsError,
     CompileEntry,
-    defines,
+    build_flags,
     find_compile_commands,
-    include_dirs,
     load_compile_commands,
 )
 from omp_lsp.analysis.syntax import Language, language_for_path
@@ -123,9 +122,9 @@ def _compile_flags(path: str, args: argparse.Namespace) -> tuple[list[str], int 
 
 
 def entry_flags(entry: CompileEntry) -> list[str]:
-    """What a build plan takes of a compile command: its include paths and macros."""
-    return [*(f"-I{d}" for d in include_dirs(entry.arguments, entry.directory)),
-            *(f"-D{d}" for d in defines(entry.arguments))]
+    """What a build plan takes of a compile command: its include folders, macros (with their
+    values), forced includes and language standard."""
+    return list(build_flags(entry.arguments, entry.directory))
 
 
 def write_text(report: Report, out: TextIO) -> None:
@@ -133,7 +132,7 @@ def write_text(report: Report, out: TextIO) -> None:
     for b in report.builds:
         state = "ok" if b.process.ok else "timed out" if b.process.timed_out else "failed"
         out.write(f"  {b.kind} build: {state} in {b.process.seconds:.2f} s: {' '.join(b.process.command)}\n")
-        out.writelines(f"    {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [OMP501]\n"
+        out.writelines(f"    {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [{d['code']}]\n"
                        for d in b.diagnostics)
         if not b.process.ok and not b.diagnostics:
             out.write("".join(f"    {line}\n" for line in b.process.stderr.decode("utf-8", "replace").splitlines()[-20:]))

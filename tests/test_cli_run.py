@@ -52,6 +52,47 @@ def test_a_failing_build_exits_1_with_the_compiler_message_in_text(tmp_path: Pat
     assert code == 1 and f"{source}:5:8: error:" in out and "[OMP501]" in out
 
 
+def test_a_device_link_failure_is_shown_with_its_own_code_in_text(tmp_path: Path,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "link.c"
+    source.write_text("int counter = 5;\nint bump(int x) { return x + counter; }\n#pragma omp declare target to(bump)\n"
+                      + PROGRAM.replace("x += 41;", "x = bump(41);"))
+    code, out, _ = _run([str(source), "--toolchain", "llvm-22", "--no-config"], capsys)
+    assert code == 1 and f"{source}:1:5: error: 'counter' is used in device code (in 'bump')" in out
+    assert "[OMP502]" in out and "[OMP501]" not in out
+
+
+MACROS_C = """\
+#include <stdio.h>
+#include "scale.h"
+int main(void) {
+  int x = 0;
+#pragma omp target map(tofrom: x)
+  x = SCALE(N);
+  printf("%d %ld\\n", x, __STDC_VERSION__);
+  return 0;
+}
+"""
+
+
+def test_the_compile_command_gives_the_builds_its_macros_with_values_include_folders_and_standard(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (tmp_path / "src").mkdir()
+    (tmp_path / "include").mkdir()
+    (tmp_path / "include" / "scale.h").write_text("#define SCALE(v) (FACTOR * (v))\n")
+    source = tmp_path / "src" / "p.c"
+    source.write_text(MACROS_C)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(tmp_path), "file": "src/p.c",
+        "arguments": ["cc", "-DN=7", "-D", "FACTOR=3", "-DGONE", "-UGONE", "-Iinclude", "-std=c11", "-O2",
+                      "-fopenmp", "-c", "src/p.c", "-o", "p.o"]}]))
+    code, out, _ = _run([str(source), "--toolchain", "clang-22", "--format", "json", "--no-config"], capsys)
+    report = json.loads(out)
+    assert code == 0 and [r["stdout"] for r in report["runs"]] == ["21 201112\n", "21 201112\n"]
+    assert report["builds"][0]["command"][3:10] == ["-DN=7", "-DFACTOR=3", "-DGONE", "-UGONE", "-I",
+                                                    str(tmp_path / "include"), "-std=c11"]
+
+
 @pytest.mark.parametrize("argv, message", [
     (["missing.c"], "no such file"),
     (["README.md"], "not a C, C++ or Fortran file"),

@@ -10,6 +10,7 @@ from omp_lsp.analysis.compile_commands import (
     CompileCommandsError,
     CompileDatabase,
     CompileEntry,
+    build_flags,
     defines,
     find_compile_commands,
     include_dirs,
@@ -180,6 +181,14 @@ def test_defines() -> None:
     flags = ["-DA", "-D", "B", "-DC=1", "-DD=x=y", "-DF(x)=x", "-DA", "-UC", "--define-macro=G",
              "--define-macro", "H", "-D=", "-D"]
     assert defines(flags) == ("A", "B", "D", "F", "G", "H")
+
+
+def test_build_flags_keep_what_the_source_means_with_values_and_absolute_folders() -> None:
+    flags = ["cc", "-DN=3", "-D", "F(x)=x", "--define-macro=G=1", "-UOLD", "-Iinc", "-I-", "-isystem", "/sys",
+             "-iquote", "q", "-include", "pre.h", "-std=c99", "-O2", "-fopenmp", "-fopenmp-targets=nvptx64",
+             "-c", "a.c", "-o", "a.o", "-std=gnu17", "-Wall"]
+    assert build_flags(flags, "/proj") == ("-DN=3", "-DF(x)=x", "-DG=1", "-UOLD", "-I", "/proj/inc", "-isystem", "/sys",
+                                           "-iquote", "/proj/q", "-include", "/proj/pre.h", "-std=gnu17")
 
 
 # ---------------------------------------------------------------- errors
