@@ -125,8 +125,10 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
             found = compiler_diagnostics(done.stderr, source, folder, flags)
             if step.kind == DEVICE and not done.ok:
                 link = device_link_diagnostics(done.stderr, source)
-                at = {(d["file"], d["line"], d["column"]) for d in link}
-                found = [d for d in found if (d["file"], d["line"], d["column"]) not in at] + link
+                # (gcc prints the link failure as a message on the declaration's line, at the
+                # initialiser's column for Fortran: the OMP502 there says it)
+                at = {(d["file"], d["line"]) for d in link}
+                found = [d for d in found if (d["file"], d["line"]) not in at] + link
             report.builds.append(BuildResult(step.kind, done, found))
         for step in steps:
             if built[step.kind].ok:

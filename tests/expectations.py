@@ -8,6 +8,10 @@ comment. A file without annotations expects no diagnostics. A line
 by spaces or commas) selects the device toolchains the code must build with (OMP407),
 as `--device-toolchain` does.
 
+OMP501-OMP504 come from building and running the program, not from the analysis: a fixture
+under `builds/` says which toolchains build it (`// build-with: clang-22 gcc-12`, or `none`)
+and tests/test_build_fixtures.py checks those codes, the analysis' tests the rest.
+
 Files under a `workspaces/<case>/` folder are analysed together as one workspace (they
 must agree on the version; their toolchains are joined). Every other file is a workspace of
 its own, as `omp-lsp --check file` makes it, so that the cross-file rules (device-type
@@ -38,6 +42,26 @@ def expected(text: str) -> Counter[tuple[int, str]]:
             for code in m.group(2).split():
                 out[(target, code)] += 1
     return out
+
+
+BUILD_CODES = frozenset({"OMP501", "OMP502", "OMP503", "OMP504"})
+_BUILD_WITH = re.compile(r"(?://|!)\s*build-with:\s*([\w.+ -]+)")
+
+
+def analysed(want: Counter[tuple[int, str]]) -> Counter[tuple[int, str]]:
+    """The expectations the analysis answers for (not those of builds)."""
+    return Counter({k: n for k, n in want.items() if k[1] not in BUILD_CODES})
+
+
+def built(want: Counter[tuple[int, str]]) -> Counter[tuple[int, str]]:
+    """The expectations a build and run answers for."""
+    return Counter({k: n for k, n in want.items() if k[1] in BUILD_CODES})
+
+
+def build_with(text: str) -> list[str]:
+    """The toolchains a `build-with:` line names ("none": no toolchain at all)."""
+    m = _BUILD_WITH.search(text)
+    return m.group(1).split() if m else []
 
 
 def version_of(text: str) -> int:
