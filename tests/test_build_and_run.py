@@ -14,6 +14,8 @@ from omp_lsp.codegen.build_and_run import build_and_run, compiler_diagnostics
 from omp_lsp.codegen.runner import run
 from omp_lsp.codegen.toolchains import Toolchain, discover, pick
 
+BUILDS = Path(__file__).parent / "fixtures" / "builds"   # (programs shared with test_build_fixtures)
+
 TOOLCHAINS = discover()
 
 
@@ -202,41 +204,12 @@ def test_the_device_use_of_a_missing_global_may_be_in_a_procedure_implied_by_a_c
     assert [(r["line"], r["column"]) for r in found["related"]] == [(3, IMPLIED_C.splitlines()[2].index("counter") + 1)]
 
 
-HOST_LIBRARY_C = """\
-#include <stdio.h>
-#include <unistd.h>
-int main(void) {
-  int r = 0;
-#pragma omp target map(tofrom: r)
-  {
-    char name[64];
-    r = gethostname(name, 64);
-  }
-  printf("%d\\n", r);
-  return 0;
-}
-"""
-
-HOST_LIBRARY_F = """\
-program main
-  implicit none
-  character(len=64) :: d
-  integer :: r
-  r = 0
-  !$omp target map(tofrom: r) map(from: d)
-  call getcwd(d)
-  r = 1
-  !$omp end target
-  print *, r
-end program main
-"""
-
-
-@pytest.mark.parametrize(("name", "text", "language", "at"), [
-    ("host.c", HOST_LIBRARY_C, "c", (8, 9)), ("host.f90", HOST_LIBRARY_F, "fortran", (7, 8))])
+@pytest.mark.parametrize(("name", "language", "at"), [
+    ("c/omp502_host_library_call.c", "c", (11, 9)), ("fortran/omp502_host_library_call.f90", "fortran", (10, 8))])
 def test_a_host_library_procedure_the_nvptx_libraries_lack_fails_the_device_link_at_its_call(
-        tmp_path: Path, name: str, text: str, language: str, at: tuple[int, int]) -> None:
-    report = build_and_run(_write(tmp_path, name, text), language, _toolchain("gcc-12", language))
+        tmp_path: Path, name: str, language: str, at: tuple[int, int]) -> None:
+    report = build_and_run(_write(tmp_path, Path(name).name, (BUILDS / name).read_text()), language,
+                           _toolchain("gcc-12", language))
     host, device = report.builds
     assert host.process.ok and not device.process.ok
     [found] = [d for d in device.diagnostics if d["code"] == "OMP502"]
@@ -353,32 +326,12 @@ def test_clang_builds_cxx_with_its_cxx_driver_and_offloads(tmp_path: Path) -> No
     assert report.ok and report.runs[1].process.stdout == b"3 5\n" and report.runs[1].offloaded
 
 
-LINK_F = """\
-module glob_m
-  integer :: counter = 5
-contains
-  integer function bump(x)
-    !$omp declare target
-    integer, intent(in) :: x
-    bump = x + counter
-  end function bump
-end module glob_m
-program main
-  use glob_m
-  integer :: r
-  !$omp target map(from: r)
-  r = bump(1)
-  !$omp end target
-  print *, r
-end program main
-"""
-
-
 def test_gfortran_reports_a_module_variable_the_device_lacks_at_its_declaration(tmp_path: Path) -> None:
-    report = build_and_run(_write(tmp_path, "link.f90", LINK_F), "fortran", _toolchain("gcc-12", "fortran"))
+    text = (BUILDS / "fortran" / "omp502_module_variable.f90").read_text()
+    report = build_and_run(_write(tmp_path, "link.f90", text), "fortran", _toolchain("gcc-12", "fortran"))
     [found] = [d for d in report.builds[1].diagnostics if d["code"] == "OMP502"]
-    assert (found["line"], found["column"]) == (2, 14)
-    assert [(r["line"], r["column"]) for r in found["related"]] == [(7, 16)]   # in bump, declare target
+    assert (found["line"], found["column"]) == (5, 14)
+    assert [(r["line"], r["column"]) for r in found["related"]] == [(10, 16)]   # in bump, declare target
 
 
 def test_with_no_toolchain_at_all_the_report_says_which_packages_would_do(tmp_path: Path) -> None:
