@@ -150,3 +150,19 @@ async def test_a_build_error_in_a_project_header_is_published_for_the_header_and
     assert result["same_output"] is True and result["runs"][1]["stdout"] == "42\n"
     await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE, after=start)
     assert await wait_diagnostics(client, header, 2, start) == []
+
+
+async def test_a_toolchain_setting_that_names_none_installed_says_so(client: LanguageClient) -> None:
+    path = client.folder / "prog.c"  # type: ignore[attr-defined]
+    path.write_text(INCLUDING.replace('#include "util.h"\n', "").replace("twice(21)", "42"))
+    # (the editor's settings win over the project file's toolchain = "clang-22")
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"omp-lsp": {"toolchain": "icx"}}))
+    uri = from_fs_path(str(path))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "c", 1, path.read_text())))
+    await wait_diagnostics(client, uri, 1)
+    start = mark(client)
+    result = await _build(client, uri)
+    assert result["toolchain"] is None and result["builds"] == []
+    assert result["notes"][0].startswith("the toolchain setting names icx, which compiles no c here (found: llvm-22")
+    shown = await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE, after=start)
+    assert "icx" in shown.message

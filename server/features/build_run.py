@@ -19,7 +19,7 @@ from lsprotocol import types as lsp
 from omp_lsp.analysis.syntax import LineIndex
 from omp_lsp.codegen.build_and_run import Report, build_and_run
 from omp_lsp.codegen.places import main_program
-from omp_lsp.codegen.toolchains import Toolchain, discover, pick
+from omp_lsp.codegen.toolchains import discover, pick
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
@@ -70,11 +70,9 @@ def register(server: OmpLanguageServer) -> None:
         cancel = running[state.path] = threading.Event()
         token = await _progress_begin(ls, f"omp-lsp: building and running {state.path.rsplit('/', 1)[-1]}")
         try:
-            toolchains = discover()
-            toolchain = pick(toolchains, language, ls.config.toolchain)
-            report = await asyncio.to_thread(_build_live_text, state.path, state.doc.source, language, toolchain,
-                                             ls.options.openmp_version, _flags(ls, state.path),
-                                             [t for t in toolchains if t is not toolchain], cancel)
+            report = await asyncio.to_thread(_build_live_text, state.path, state.doc.source, language,
+                                             ls.config.toolchain, ls.options.openmp_version, _flags(ls, state.path),
+                                             cancel)
         finally:
             if running.get(state.path) is cancel:
                 del running[state.path]
@@ -111,11 +109,15 @@ def _flags(ls: OmpLanguageServer, path: str) -> list[str]:
     return entry_flags(entry) if entry is not None else []
 
 
-def _build_live_text(path: str, text: bytes, language: str, toolchain: Toolchain | None, version: int,
-                     flags: list[str], others: list[Toolchain], cancel: threading.Event) -> Report:
-    """Build and run the editor's text of `path` (saved or not): a copy in a temporary folder,
-    headers and modules found in the file's own folder (-I), and the report then speaks
-    of `path`."""
+def _build_live_text(path: str, text: bytes, language: str, setting: str | None, version: int,
+                     flags: list[str], cancel: threading.Event) -> Report:
+    """Build and run the editor's text of `path` (saved or not) with the toolchain the setting
+    names (else the one picked): a copy in a temporary folder, headers and modules found in the
+    file's own folder (-I), and the report then speaks of `path`. (On a worker thread: finding
+    the toolchains reads folders.)"""
+    toolchains = discover()
+    toolchain = pick(toolchains, language, setting)
+    others = [t for t in toolchains if t is not toolchain]
     with tempfile.TemporaryDirectory(prefix="omp-lsp-live-") as folder:
         copy = os.path.join(folder, os.path.basename(path))
         with open(copy, "wb") as f:
@@ -123,6 +125,9 @@ def _build_live_text(path: str, text: bytes, language: str, toolchain: Toolchain
         report = build_and_run(copy, language, toolchain, 60.0, version, [f"-I{os.path.dirname(path)}", *flags],
                                others=others, cancel=cancel)
     report.file = path
+    if setting and toolchain is None:   # (the command line says so as a usage error)
+        known = ", ".join(t.name for t in toolchains) or "none"
+        report.notes.insert(0, f"the toolchain setting names {setting}, which compiles no {language} here (found: {known})")
     for d in [*(d for b in report.builds for d in b.diagnostics), *report.diagnostics]:
         for place in (d, *d["related"]):
             if place["file"] == copy:
