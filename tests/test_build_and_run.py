@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import shutil
 import subprocess
+import threading
 import time
 from pathlib import Path
 
@@ -153,6 +154,20 @@ def test_a_program_that_never_ends_is_killed_with_its_children_at_the_timeout(tm
     assert done.timed_out and done.exit_code is None and 0.4 < done.seconds < 10
     left = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, check=False)
     assert left.stdout == b""
+
+
+def test_a_cancelled_run_is_killed_with_its_children_and_the_rest_skipped(tmp_path: Path) -> None:
+    marker = f"{time.time_ns() % 10_000_000}.25"
+    cancel = threading.Event()
+    threading.Timer(0.3, cancel.set).start()
+    done = run(["sh", "-c", f"sleep {marker} & sleep {marker}"], str(tmp_path), timeout=60, cancel=cancel)
+    assert done.error == "cancelled" and done.exit_code is None and not done.timed_out and done.seconds < 30
+    left = subprocess.run(["pgrep", "-f", f"sleep {marker}"], capture_output=True, check=False)
+    assert left.stdout == b""
+    # what comes after a cancel does not start
+    assert run(["true"], str(tmp_path), cancel=cancel).error == "cancelled"
+    report = build_and_run(_write(tmp_path, "p.c", DECLARE_TARGET_C), "c", _toolchain("clang-22", "c"), cancel=cancel)
+    assert [b.process.error for b in report.builds] == ["cancelled", "cancelled"] and report.runs == []
 
 
 def test_output_past_the_cap_is_dropped(tmp_path: Path) -> None:

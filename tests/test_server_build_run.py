@@ -4,8 +4,11 @@ diagnostics published and cleared by the next build that succeeds. Real compiler
 from __future__ import annotations
 
 import ast
+import asyncio
 import shutil
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -166,3 +169,39 @@ async def test_a_toolchain_setting_that_names_none_installed_says_so(client: Lan
     assert result["notes"][0].startswith("the toolchain setting names icx, which compiles no c here (found: llvm-22")
     shown = await wait_notification(client, lsp.WINDOW_SHOW_MESSAGE, after=start)
     assert "icx" in shown.message
+
+
+def _pgrep(command: str) -> bool:
+    return bool(subprocess.run(["pgrep", "-f", command], capture_output=True, check=False).stdout)
+
+
+async def _running(command: str) -> bool:
+    """Whether a process runs this command line."""
+    return await asyncio.to_thread(_pgrep, command)
+
+
+async def test_a_new_build_of_the_same_file_cancels_the_one_running(client: LanguageClient) -> None:
+    """The first build's host run waits on a shell's sleep; a second request for the file stops
+    it (the whole process group: no sleep is left), and the first command answers nothing."""
+    marker = f"{time.time_ns() % 10_000_000}.75"
+    slow = INCLUDING.replace('#include "util.h"\n', "#include <stdlib.h>\n").replace(
+        "twice(21)", "42").replace("  printf", f'  system("sleep {marker}");\n  printf')
+    path = client.folder / "prog.c"  # type: ignore[attr-defined]
+    path.write_text(slow)
+    uri = from_fs_path(str(path))
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "c", 1, slow)))
+    await wait_diagnostics(client, uri, 1)
+    first = asyncio.ensure_future(_build(client, uri))
+    for _ in range(600):   # until the host run sleeps
+        if await _running(f"sleep {marker}"):
+            break
+        await asyncio.sleep(0.05)
+    else:
+        pytest.fail("the first build's run never started")
+    quick = slow.replace(f'  system("sleep {marker}");\n', "")
+    client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+        lsp.VersionedTextDocumentIdentifier(version=2, uri=uri), [lsp.TextDocumentContentChangeWholeDocument(quick)]))
+    second = await _build(client, uri)
+    assert second["same_output"] is True and second["runs"][0]["stdout"] == "42\n"
+    assert await asyncio.wait_for(first, 60) is None
+    assert not await _running(f"sleep {marker}")
