@@ -187,9 +187,12 @@ def write_sarif(checked: list[CheckedFile], out: TextIO, others: dict[str, LineI
 
 
 # -- omp-lsp --device-map ----------------------------------------------------------------------------
-def _device_rows(graph: DeviceGraph, files: dict[str, LineIndex]) -> list[dict[str, Any]]:
+def device_rows(graph: DeviceGraph, files: dict[str, LineIndex], paths: set[str] | None = None) -> list[dict[str, Any]]:
+    """The map's rows (of the entities defined in `paths`, when given)."""
     rows = []
     for r in graph.rows():
+        if paths is not None and r.path not in paths:
+            continue
         lines = files.get(r.path)
         line, col = _pos(lines, r.span[0]) if lines is not None else (r.line, 1)
         chain = []
@@ -204,14 +207,15 @@ def _device_rows(graph: DeviceGraph, files: dict[str, LineIndex]) -> list[dict[s
 
 def write_device_map_json(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO) -> None:
     import json
-    json.dump({"version": __version__, "propagation": graph.mode, "entities": _device_rows(graph, files)},
+    json.dump({"version": __version__, "propagation": graph.mode, "entities": device_rows(graph, files)},
               out, indent=2)
     out.write("\n")
 
 
-def write_device_map_text(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO) -> None:
+def write_device_map_text(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO,
+                          paths: set[str] | None = None) -> None:
     """One line per entity: where, kind, name, device type, how it got it, and the chain."""
-    rows = _device_rows(graph, files)
+    rows = device_rows(graph, files, paths)
     table = [(f"{r['file']}:{r['line']}", r["kind"], r["name"], r["device_type"],
               "explicit" if r["explicit"] else ("implicit" if r["device_type"] != "none" else "-"),
               " → ".join(f"{s['label']} ({os.path.basename(s['file'])}:{s['line']})" for s in r["chain"]))

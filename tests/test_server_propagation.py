@@ -423,3 +423,17 @@ async def test_indexing_reports_progress_where_the_client_shows_it(client: Langu
         assert reports[-1].message == "2 files indexed"   # app.c and solver.f90
     else:
         assert reports == []
+
+
+async def test_show_device_map_returns_the_workspace_map_and_logs_its_table(client: LanguageClient) -> None:
+    uri, _ = await _open(client, "app.c")
+    start = mark(client)
+    whole = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showDeviceMap"))
+    got = {(e["name"], e["device_type"], e["explicit"], Path(e["file"]).name) for e in whole["entities"]}
+    # the same map as `omp-lsp --device-map`: both files, the closed Fortran one from the index
+    assert {("scale", "any", False, "app.c"), ("marked_norm", "any", True, "app.c"), ("main", "none", False, "app.c"),
+            ("relax", "any", False, "solver.f90")} <= got and whole["propagation"] == "spec"
+    logged = await wait_notification(client, lsp.WINDOW_LOG_MESSAGE, lambda p: "device type" in p.message, start)
+    assert "scale" in logged.message and "on the device" in logged.message
+    one = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showDeviceMap", [uri]))
+    assert {Path(e["file"]).name for e in one["entities"]} == {"app.c"}

@@ -1,18 +1,25 @@
-"""Which procedures run on the device: inlay hints with the implying chain, and the chain's links."""
+"""Which procedures run on the device: inlay hints with the implying chain, the chain's links, and
+the command `omp-lsp.showDeviceMap` (the workspace's map, as `omp-lsp --device-map` prints it)."""
 from __future__ import annotations
 
+import io
 import logging
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.device_view import hints
 from omp_lsp.analysis.propagation import Step
+from pygls.lsp.server import LanguageServer
+
+from ..report import device_rows, write_device_map_text
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer
 
 log = logging.getLogger("omp_lsp.server")
+
+SHOW_DEVICE_MAP = "omp-lsp.showDeviceMap"
 
 
 def where(ls: OmpLanguageServer, step: Step) -> str:
@@ -25,6 +32,24 @@ def where(ls: OmpLanguageServer, step: Step) -> str:
 
 
 def register(server: OmpLanguageServer) -> None:
+    # (pygls reads a command handler's type hints to convert its arguments: they must resolve at
+    # run time, where OmpLanguageServer cannot be imported from here)
+    @server.command(SHOW_DEVICE_MAP)
+    async def show_device_map(ls: LanguageServer, *uris: str) -> dict[str, Any]:
+        """The device map of the workspace (of the files `uris` name, when given): returned as
+        `--device-map --format json` writes it, and logged as its text table."""
+        ls = cast("OmpLanguageServer", ls)
+        await ls.wait_indexed()
+        for uri in uris:
+            await ls.settled(uri)
+        files = {path: a.document.lines for path, a in ls.analyses.items()}
+        wanted = {ls.path_of(u) for u in uris} or None
+        rows = device_rows(ls.graph, files, wanted)
+        text = io.StringIO()
+        write_device_map_text(ls.graph, files, text, wanted)
+        ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, text.getvalue()))
+        return {"propagation": ls.graph.mode, "entities": rows}
+
     @server.feature(lsp.TEXT_DOCUMENT_INLAY_HINT)
     async def inlay_hint(ls: OmpLanguageServer, params: lsp.InlayHintParams) -> list[lsp.InlayHint] | None:
         state = await ls.ready(params.text_document.uri)
