@@ -129,6 +129,9 @@ SCHEMA: dict[str, tuple[Callable[[Config, Any], Config], str]] = {
     "toolchain": (_set_toolchain, "the toolchain to build and run with (default: the first one found)"),
 }
 _KEYS = {k.lower(): k for k in SCHEMA}
+# Settings of the editors' own in the `omp-lsp` section (how to start the server, message traces):
+# sent along with the others, and not the server's.
+EDITOR_SETTINGS = ("server", "trace")
 
 
 def canonical(key: str) -> str | None:
@@ -145,6 +148,8 @@ def apply(settings: Mapping[str, Any] | None, base: Config, source: str) -> tupl
     config = base
     problems: list[str] = []
     for key, value in settings.items():
+        if value is None or key in EDITOR_SETTINGS:
+            continue   # unset (an editor sends its settings' null defaults), or the editor's own
         name = canonical(str(key))
         if name is None:
             problems.append(f"{source}: unknown setting '{key}' (known: {', '.join(SCHEMA)})")
@@ -156,13 +161,17 @@ def apply(settings: Mapping[str, Any] | None, base: Config, source: str) -> tupl
     return config, problems
 
 
-def _current(config: Config, name: str) -> str:
+def settings_of(config: Config) -> dict[str, Any]:
+    """The configuration as settings (what an editor shows as the values in force)."""
     o = config.options
-    value = {"openmpVersion": f"{o.openmp_version // 10}.{o.openmp_version % 10}", "propagation": o.propagation,
-             "deviceToolchains": list(o.device_toolchains), "toolchain": config.toolchain,
-             "exclude": list(config.exclude), "disable": sorted(o.disabled),
-             "severity": {k: v.label for k, v in o.severity.items()}}[name]
-    return f"the previous value ({value})"
+    return {"openmpVersion": f"{o.openmp_version // 10}.{o.openmp_version % 10}", "propagation": o.propagation,
+            "deviceToolchains": list(o.device_toolchains), "toolchain": config.toolchain,
+            "exclude": list(config.exclude), "disable": sorted(o.disabled),
+            "severity": {k: v.label for k, v in o.severity.items()}}
+
+
+def _current(config: Config, name: str) -> str:
+    return f"the previous value ({settings_of(config)[name]})"
 
 
 # -- project files ------------------------------------------------------------------------------

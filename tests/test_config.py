@@ -103,3 +103,11 @@ def test_gitignore_patterns_exclude_from_the_workspace_walk(tmp_path: Path) -> N
     assert patterns == ["build/", "scratch.c"]
     assert [Path(p).name for p in walk(str(tmp_path), patterns)] == ["a.c"]
     assert gitignore_patterns(str(tmp_path / "src")) == []
+
+
+def test_unset_values_and_the_editors_own_settings_are_not_applied() -> None:
+    """VS Code sends its settings' defaults (null: unset) and its own keys with the section."""
+    base, _ = apply({"openmpVersion": "5.2", "propagation": "flang"}, Config(), "project")
+    config, problems = apply({"openmpVersion": None, "propagation": None, "toolchain": None,
+                              "server": {"command": ["omp-lsp"]}, "trace": {"server": "off"}}, base, "settings")
+    assert problems == [] and config == base

@@ -437,3 +437,17 @@ async def test_show_device_map_returns_the_workspace_map_and_logs_its_table(clie
     assert "scale" in logged.message and "on the device" in logged.message
     one = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showDeviceMap", [uri]))
     assert {Path(e["file"]).name for e in one["entities"]} == {"app.c"}
+
+
+async def test_show_configuration_tells_the_settings_in_force(client: LanguageClient) -> None:
+    await _open(client, "app.c")
+    before = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showConfiguration"))
+    assert (before["openmpVersion"], before["propagation"]) == ("5.1", "spec")
+    # an editor's unset settings (null) and its own keys change nothing; a set one does
+    client.workspace_did_change_configuration(lsp.DidChangeConfigurationParams(settings={"omp-lsp": {
+        "openmpVersion": "5.2", "propagation": None, "server": {"command": ["omp-lsp"]}}}))
+    for _ in range(100):   # (a notification: a later request sees it once it is handled)
+        after = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showConfiguration"))
+        if after["openmpVersion"] == "5.2":
+            break
+    assert (after["openmpVersion"], after["propagation"]) == ("5.2", "spec")

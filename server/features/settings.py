@@ -1,12 +1,15 @@
 """The session: initialisation, settings (initializationOptions, workspace/configuration,
-didChangeConfiguration), shutdown."""
+didChangeConfiguration, and the command `omp-lsp.showConfiguration` that tells the values in
+force), shutdown."""
 from __future__ import annotations
 
 import logging
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
 
+from ..config import settings_of
 from .sync import watch_source_files
 
 if TYPE_CHECKING:
@@ -32,7 +35,17 @@ async def _pull_configuration(ls: OmpLanguageServer) -> None:
         ls.configure(found[0])
 
 
+SHOW_CONFIGURATION = "omp-lsp.showConfiguration"
+
+
 def register(server: OmpLanguageServer) -> None:
+    @server.command(SHOW_CONFIGURATION)
+    def show_configuration(ls: LanguageServer) -> dict[str, Any]:
+        """The settings in force, wherever each came from (defaults, compile_commands.json, the
+        project file, the editor): what a status bar shows."""
+        ls = cast("OmpLanguageServer", ls)
+        return {**settings_of(ls.config), "projectFile": ls.project_path}
+
     @server.feature(lsp.INITIALIZE)
     def initialize(ls: OmpLanguageServer, params: lsp.InitializeParams) -> None:
         ls.configure(params.initialization_options)
