@@ -56,4 +56,9 @@ def register(server: OmpLanguageServer) -> None:
                 out.append(run)
         except Exception:
             log.exception("code actions failed for %s", uri)
+        only = params.context.only
+        if only:   # the kinds asked for, and their sub-kinds ("source" takes "source.buildAndRun")
+            wanted = [str(getattr(k, "value", k)) for k in only]
+            out = [a for a in out if (kind := str(getattr(a.kind, "value", a.kind))) and
+                   any(kind == k or kind.startswith(f"{k}.") for k in wanted)]
         return out or None

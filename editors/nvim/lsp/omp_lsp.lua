@@ -1,0 +1,15 @@
+-- omp-lsp for Neovim 0.11+: `vim.lsp.enable("omp_lsp")` with this folder on 'runtimepath' (nvim-lspconfig
+-- 2.x users get it the same way: this file is merged with any `vim.lsp.config("omp_lsp", {...})`).
+local cmd = { "omp-lsp" }
+if vim.fn.executable("omp-lsp") == 0 then
+  cmd = { "python3", "-m", "omp_lsp" }   -- installed for Python but not on the PATH
+end
+
+return {
+  cmd = cmd,
+  filetypes = { "c", "cpp", "fortran" },
+  root_markers = { ".omp-lsp.toml", "compile_commands.json", "pyproject.toml", ".git" },
+  -- the server's settings (the same names as in .omp-lsp.toml): openmpVersion, disable, severity,
+  -- propagation, deviceToolchains, exclude, toolchain. Unset ones come from the project file.
+  settings = { ["omp-lsp"] = vim.empty_dict() },
+}
