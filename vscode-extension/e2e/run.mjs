@@ -1,0 +1,226 @@
+// The extension in a real VS Code: code-server on 127.0.0.1 with the built .vsix installed, an
+// example workspace opened in headless Chromium (playwright-core), and what a person sees asserted:
+// the squiggle and the Problems entry of a declare target mistake, the inlay hint after an implied
+// procedure, the quick fix applied from the light-bulb menu and its diagnostic gone, and the build
+// and run report in its output channel. A screenshot of each state goes to e2e/artifacts/.
+//
+// Environment: CODE_SERVER (its executable), OMP_LSP (the server command), VSIX (the package),
+// EXAMPLES (the folder to copy as the workspace), CHROMIUM (default /usr/bin/chromium).
+import { spawn } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(new URL(import.meta.url).pathname);
+const artifacts = path.join(here, "artifacts");
+const need = (name) => {
+  const value = process.env[name];
+  if (!value) {
+    throw new Error(`${name} is not set (make e2e sets it)`);
+  }
+  return value;
+};
+const CODE_SERVER = need("CODE_SERVER");
+const OMP_LSP = need("OMP_LSP");
+const VSIX = need("VSIX");
+const EXAMPLES = need("EXAMPLES");
+const CHROMIUM = process.env.CHROMIUM || "/usr/bin/chromium";
+const TIMEOUT = 60_000;
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function run(command, args, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code) => (code === 0 ? resolve(output) : reject(new Error(`${command} ${args.join(" ")}: exit ${code}\n${output}`))));
+  });
+}
+
+async function waitForServer(port, child) {
+  const deadline = Date.now() + TIMEOUT;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`code-server exited with ${child.exitCode}`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (response.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("code-server did not start");
+}
+
+const steps = [];
+function step(name) {
+  steps.push(name);
+  console.log(`e2e: ${name}`);
+}
+
+async function shot(page, name) {
+  await page.screenshot({ path: path.join(artifacts, `${name}.png`) });
+}
+
+// Runs a command from the palette by its title.
+async function palette(page, title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: TIMEOUT });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: title }).first().waitFor({ timeout: TIMEOUT });
+  await page.keyboard.press("Enter");
+}
+
+async function openFile(page, name) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: TIMEOUT });
+  await input.fill(name);
+  await page.locator(".quick-input-list .monaco-list-row", { hasText: name }).first().waitFor({ timeout: TIMEOUT });
+  await page.keyboard.press("Enter");
+  await page.locator(`.tab.active[aria-label*="${name}"]`).waitFor({ timeout: TIMEOUT });
+  await page.locator(".monaco-editor .view-lines").first().click();
+}
+
+// Quick Open's `:line:column` (the browser keeps Ctrl+G for itself).
+async function goToLine(page, line, column) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget input");
+  await input.waitFor({ timeout: TIMEOUT });
+  await input.fill(column ? `:${line}:${column}` : `:${line}`);
+  await page.waitForTimeout(200);   // (the list follows the typed text)
+  await page.keyboard.press("Enter");
+  await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: TIMEOUT });
+}
+
+async function main() {
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "omp-lsp-e2e-"));
+  const workspace = path.join(root, "project");
+  fs.cpSync(EXAMPLES, workspace, { recursive: true });
+  fs.writeFileSync(path.join(workspace, ".omp-lsp.toml"), 'toolchain = "clang-22"\n');
+  const userData = path.join(root, "user-data");
+  const extensions = path.join(root, "extensions");
+  fs.mkdirSync(path.join(userData, "User"), { recursive: true });
+  fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({
+    "omp-lsp.server.command": OMP_LSP.split(" "),
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "workbench.enableExperiments": false,
+    "editor.inlayHints.enabled": "on",
+    "editor.lightbulb.enabled": "on",
+    "telemetry.telemetryLevel": "off",
+    "extensions.autoCheckUpdates": false,
+    "extensions.ignoreRecommendations": true,
+    "chat.disableAIFeatures": true,
+    "workbench.secondarySideBar.defaultVisibility": "hidden",
+  }, null, 2));
+  const config = path.join(root, "config.yaml");
+  fs.writeFileSync(config, "auth: none\n");
+  const env = { ...process.env, HOME: root, XDG_DATA_HOME: path.join(root, "data"), XDG_CONFIG_HOME: path.join(root, "config") };
+
+  step("install the .vsix into code-server");
+  await run(CODE_SERVER, ["--install-extension", VSIX, "--user-data-dir", userData, "--extensions-dir", extensions], env);
+
+  const port = await freePort();
+  const server = spawn(CODE_SERVER, ["--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry",
+    "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", userData, "--extensions-dir", extensions,
+    "--config", config, workspace], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let serverLog = "";
+  server.stdout.on("data", (d) => (serverLog += d));
+  server.stderr.on("data", (d) => (serverLog += d));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] });
+  try {
+    await waitForServer(port, server);
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    page.setDefaultTimeout(TIMEOUT);
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
+    await page.locator(".monaco-workbench").waitFor({ timeout: TIMEOUT });
+    await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: TIMEOUT });
+
+    step("a declare target mistake: the squiggle and the Problems entry");
+    await openFile(page, "mistakes.c");
+    await goToLine(page, 12, 37);
+    await page.locator(".monaco-editor .squiggly-error").first().waitFor({ timeout: TIMEOUT });
+    await page.keyboard.press("Control+Shift+M");
+    const problem = page.locator(".markers-panel .monaco-list-row", { hasText: "device_tpye" }).first();
+    await problem.waitFor({ timeout: TIMEOUT });
+    const problemText = await problem.innerText();
+    if (!problemText.includes("OMP002")) {
+      throw new Error(`the Problems entry does not name OMP002: ${problemText}`);
+    }
+    await shot(page, "1-squiggle-and-problems");
+
+    step("the inlay hint after the procedure the target region makes device code");
+    await page.locator(".monaco-editor .view-lines").first().click();
+    await goToLine(page, 104);
+    const hint = page.locator(".monaco-editor .view-lines", { hasText: "declare target · any (implicit)" }).first();
+    await hint.waitFor({ timeout: TIMEOUT });
+    await shot(page, "2-inlay-hint");
+
+    step("the quick fix from the light-bulb menu");
+    await goToLine(page, 12, 40);
+    const bulb = page.locator(".lightBulbWidget, .codicon-lightbulb, .codicon-light-bulb").first();
+    await bulb.waitFor({ timeout: TIMEOUT });
+    await bulb.click();
+    const fix = page.locator(".action-widget .monaco-list-row, .context-view .action-item", { hasText: "Change to 'device_type'" }).first();
+    await fix.waitFor({ timeout: TIMEOUT });
+    await shot(page, "3-light-bulb-menu");
+    await fix.click();
+    await page.locator(".monaco-editor .view-lines", { hasText: "to(gain) device_type(any)" }).first().waitFor({ timeout: TIMEOUT });
+    await page.locator(".markers-panel .monaco-list-row", { hasText: "device_tpye" }).first()
+      .waitFor({ state: "detached", timeout: TIMEOUT });
+    await shot(page, "4-quick-fix-applied");
+
+    step("build and run on host and device: the report in the output channel");
+    await openFile(page, "saxpy.c");
+    await palette(page, "omp-lsp: Build and Run on Host and Device");
+    const report = page.locator(".output-view, .panel .monaco-editor", { hasText: "device run: exit 0" }).first();
+    await report.waitFor({ timeout: 180_000 });
+    const reportText = await report.innerText();
+    if (!reportText.includes("offloaded")) {
+      throw new Error(`the report does not say the device run was offloaded:\n${reportText}`);
+    }
+    await shot(page, "5-build-and-run-output");
+    console.log(`e2e: passed (${steps.length} steps; screenshots in ${artifacts})`);
+  } catch (err) {
+    for (const p of browser.contexts().flatMap((c) => c.pages())) {
+      await p.screenshot({ path: path.join(artifacts, "failure.png") }).catch(() => {});
+    }
+    fs.writeFileSync(path.join(artifacts, "code-server.log"), serverLog);
+    throw err;
+  } finally {
+    await browser.close();
+    try {
+      process.kill(-server.pid, "SIGKILL");   // (the whole group: code-server and its extension host)
+    } catch {
+      // gone already
+    }
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+}
+
+main().catch((err) => {
+  console.error(`e2e: failed at "${steps.at(-1)}": ${err.stack || err}`);
+  process.exit(1);
+});
