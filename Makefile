@@ -12,7 +12,7 @@ DEB_PACKAGES := clang-22 libomp-22-dev liboffload-22-dev flang-22 gcc-12-offload
 all: test
 
 # First README command: install everything, then check the bundled examples.
-demo: venv toolchains check-examples
+demo: venv toolchains extension check-examples
 
 # Second README command: install everything, then run every test (the real-editor ones included).
 test: venv toolchains extension e2e-tools
