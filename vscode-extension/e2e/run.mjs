@@ -2,7 +2,9 @@
 // example workspace opened in headless Chromium (playwright-core), and what a person sees asserted:
 // the squiggle and the Problems entry of a declare target mistake, the inlay hint after an implied
 // procedure, the quick fix applied from the light-bulb menu and its diagnostic gone, and the build
-// and run report in its output channel. A screenshot of each state goes to e2e/artifacts/.
+// and run report in its output channel, the offload entries and device map, the status bar, a
+// restart, and the notification when the server cannot start. A screenshot of each state goes to
+// e2e/artifacts/.
 //
 // Environment: CODE_SERVER (its executable), OMP_LSP (the server command), VSIX (the package),
 // EXAMPLES (the folder to copy as the workspace), CHROMIUM (default /usr/bin/chromium).
@@ -76,6 +78,27 @@ function step(name) {
   console.log(`e2e: ${name}`);
 }
 
+// The language servers this test started (their command line holds OMP_LSP), by process id.
+function serverProcesses() {
+  return fs.readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(OMP_LSP.split(" ")[0]);
+    } catch {
+      return false;
+    }
+  });
+}
+
+async function waitFor(condition, what) {
+  const deadline = Date.now() + TIMEOUT;
+  while (!condition()) {
+    if (Date.now() > deadline) {
+      throw new Error(`timed out waiting for ${what}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`) });
 }
@@ -112,15 +135,10 @@ async function goToLine(page, line, column) {
   await page.locator(".quick-input-widget").waitFor({ state: "hidden", timeout: TIMEOUT });
 }
 
-async function main() {
-  fs.rmSync(artifacts, { recursive: true, force: true });
-  fs.mkdirSync(artifacts, { recursive: true });
-  const root = fs.mkdtempSync(path.join(os.tmpdir(), "omp-lsp-e2e-"));
-  const workspace = path.join(root, "project");
-  fs.cpSync(EXAMPLES, workspace, { recursive: true });
-  fs.writeFileSync(path.join(workspace, ".omp-lsp.toml"), 'toolchain = "clang-22"\n');
-  const userData = path.join(root, "user-data");
-  const extensions = path.join(root, "extensions");
+// A code-server with its own user data (settings) and the installed extension, serving `workspace`.
+async function codeServer(root, name, workspace, { trusted }) {
+  const userData = path.join(root, `${name}-user-data`);
+  const extensions = path.join(root, `${name}-extensions`);
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
   fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({
     "omp-lsp.server.command": OMP_LSP.split(" "),
@@ -134,30 +152,57 @@ async function main() {
     "extensions.ignoreRecommendations": true,
     "chat.disableAIFeatures": true,
     "workbench.secondarySideBar.defaultVisibility": "hidden",
+    // (untrusted: open in Restricted Mode without asking)
+    "security.workspace.trust.startupPrompt": "never",
+    "security.workspace.trust.emptyWindow": false,
   }, null, 2));
-  const config = path.join(root, "config.yaml");
+  const config = path.join(root, `${name}-config.yaml`);
   fs.writeFileSync(config, "auth: none\n");
   const env = { ...process.env, HOME: root, XDG_DATA_HOME: path.join(root, "data"), XDG_CONFIG_HOME: path.join(root, "config") };
-
-  step("install the .vsix into code-server");
   await run(CODE_SERVER, ["--install-extension", VSIX, "--user-data-dir", userData, "--extensions-dir", extensions], env);
-
   const port = await freePort();
-  const server = spawn(CODE_SERVER, ["--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry",
-    "--disable-update-check", "--disable-workspace-trust", "--user-data-dir", userData, "--extensions-dir", extensions,
-    "--config", config, workspace], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let serverLog = "";
-  server.stdout.on("data", (d) => (serverLog += d));
-  server.stderr.on("data", (d) => (serverLog += d));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] });
-  try {
-    await waitForServer(port, server);
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
-    page.setDefaultTimeout(TIMEOUT);
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}`);
-    await page.locator(".monaco-workbench").waitFor({ timeout: TIMEOUT });
-    await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: TIMEOUT });
+  const child = spawn(CODE_SERVER, ["--bind-addr", `127.0.0.1:${port}`, "--auth", "none", "--disable-telemetry",
+    "--disable-update-check", ...(trusted ? ["--disable-workspace-trust"] : []), "--user-data-dir", userData,
+    "--extensions-dir", extensions, "--config", config, workspace], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const served = { child, userData, log: "", url: `http://127.0.0.1:${port}/?folder=${encodeURIComponent(workspace)}` };
+  child.stdout.on("data", (d) => (served.log += d));
+  child.stderr.on("data", (d) => (served.log += d));
+  await waitForServer(port, child);
+  return served;
+}
 
+async function openWorkbench(browser, served) {
+  const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  page.setDefaultTimeout(TIMEOUT);
+  await page.goto(served.url);
+  await page.locator(".monaco-workbench").waitFor({ timeout: TIMEOUT });
+  await page.locator(".explorer-folders-view, .explorer-viewlet").first().waitFor({ timeout: TIMEOUT });
+  return page;
+}
+
+function stop(served) {
+  try {
+    process.kill(-served.child.pid, "SIGKILL");   // (the whole group: code-server and its extension host)
+  } catch {
+    // gone already
+  }
+}
+
+async function main() {
+  fs.rmSync(artifacts, { recursive: true, force: true });
+  fs.mkdirSync(artifacts, { recursive: true });
+  const root = fs.mkdtempSync(path.join(os.tmpdir(), "omp-lsp-e2e-"));
+  const workspace = path.join(root, "project");
+  fs.cpSync(EXAMPLES, workspace, { recursive: true });
+  fs.writeFileSync(path.join(workspace, ".omp-lsp.toml"), 'toolchain = "clang-22"\n');
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] });
+  const servers = [];
+  try {
+    step("install the .vsix into code-server");
+    const served = await codeServer(root, "trusted", workspace, { trusted: true });
+    servers.push(served);
+    const userData = served.userData;
+    const page = await openWorkbench(browser, served);
     step("a declare target mistake: the squiggle and the Problems entry");
     await openFile(page, "mistakes.c");
     await goToLine(page, 12, 37);
@@ -202,20 +247,75 @@ async function main() {
       throw new Error(`the report does not say the device run was offloaded:\n${reportText}`);
     }
     await shot(page, "5-build-and-run-output");
+
+    step("the offload entries and the device map in the same output channel; the status bar");
+    await palette(page, "omp-lsp: Show Offload Entries");
+    await page.locator(".output-view, .panel .monaco-editor", { hasText: "kernel: saxpy" }).first()
+      .waitFor({ timeout: TIMEOUT });
+    await palette(page, "omp-lsp: Show Device Map");
+    // (the channel shows its last lines: the map ends with saxpy.c's procedure)
+    await page.locator(".output-view, .panel .monaco-editor", { hasText: "saxpy.c:11" }).first()
+      .waitFor({ timeout: TIMEOUT });
+    const statusItem = page.locator(".statusbar-item", { hasText: "OpenMP 5.1" }).first();
+    await statusItem.waitFor({ timeout: TIMEOUT });
+    await shot(page, "6-device-map");
+
+    step("restart the server: a new server process, and the status bar comes back");
+    const before = serverProcesses();
+    if (before.length !== 1) {
+      throw new Error(`expected one server process, found ${before.length}`);
+    }
+    await palette(page, "omp-lsp: Restart Server");
+    await waitFor(() => {
+      const now = serverProcesses();
+      return now.length === 1 && now[0] !== before[0];
+    }, "a new server process");
+    await page.locator(".statusbar-item", { hasText: "OpenMP 5.1" }).first().waitFor({ timeout: TIMEOUT });
+
+    step("a server that cannot start: a notification with the install command");
+    // (edited as a person would: the user settings JSON in the editor, saved)
+    const settings = JSON.parse(fs.readFileSync(path.join(userData, "User", "settings.json"), "utf8"));
+    await palette(page, "Preferences: Open User Settings (JSON)");
+    const settingsEditor = page.locator(".monaco-editor .view-lines", { hasText: "omp-lsp.server.command" }).first();
+    await settingsEditor.waitFor({ timeout: TIMEOUT });
+    await settingsEditor.click();
+    await page.keyboard.press("Control+A");
+    await page.keyboard.insertText(JSON.stringify({ ...settings, "omp-lsp.server.command": ["/nonexistent/omp-lsp"] }, null, 2));
+    await page.keyboard.press("Control+S");
+    const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "could not start" }).first();
+    await toast.waitFor({ timeout: TIMEOUT });
+    const toastText = await toast.innerText();
+    if (!toastText.includes("python3 -m pip install omp-lsp")) {
+      throw new Error(`the notification does not give the install command: ${toastText}`);
+    }
+    await shot(page, "7-server-cannot-start");
+
+    step("an untrusted workspace: the analysis works, build and run does not");
+    const untrusted = await codeServer(root, "untrusted", workspace, { trusted: false });
+    servers.push(untrusted);
+    const restricted = await openWorkbench(browser, untrusted);
+    await restricted.locator(".statusbar-item", { hasText: "Restricted Mode" }).first().waitFor({ timeout: TIMEOUT });
+    await openFile(restricted, "mistakes.f90");
+    await restricted.locator(".monaco-editor .squiggly-error").first().waitFor({ timeout: TIMEOUT });
+    await restricted.keyboard.press("F1");
+    await restricted.locator(".quick-input-widget input").fill(">omp-lsp: Build and Run");
+    await restricted.locator(".quick-input-list .monaco-list-row", { hasText: "omp-lsp: Show Device Map" }).first()
+      .waitFor({ timeout: TIMEOUT });
+    if (await restricted.locator(".quick-input-list .monaco-list-row", { hasText: "Build and Run on Host" }).count() > 0) {
+      throw new Error("Build and Run is offered in an untrusted workspace");
+    }
+    await shot(restricted, "8-untrusted-workspace");
+    await restricted.keyboard.press("Escape");
     console.log(`e2e: passed (${steps.length} steps; screenshots in ${artifacts})`);
   } catch (err) {
     for (const p of browser.contexts().flatMap((c) => c.pages())) {
-      await p.screenshot({ path: path.join(artifacts, "failure.png") }).catch(() => {});
+      await p.screenshot({ path: path.join(artifacts, `failure-${browser.contexts().indexOf(p.context())}.png`) }).catch(() => {});
     }
-    fs.writeFileSync(path.join(artifacts, "code-server.log"), serverLog);
+    fs.writeFileSync(path.join(artifacts, "code-server.log"), servers.map((s) => s.log).join("\n----\n"));
     throw err;
   } finally {
     await browser.close();
-    try {
-      process.kill(-server.pid, "SIGKILL");   // (the whole group: code-server and its extension host)
-    } catch {
-      // gone already
-    }
+    servers.forEach(stop);
     fs.rmSync(root, { recursive: true, force: true });
   }
 }

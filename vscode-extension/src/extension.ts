@@ -21,7 +21,7 @@ const SERVER = {
   configuration: "omp-lsp.showConfiguration",
 };
 const INSTALL = "python3 -m pip install omp-lsp";
-const FORTRAN_FILES = "**/*.{f,for,ftn,f77,F,FOR,F77,f90,f95,f03,f08,F90,F95,F03,F08}";
+const FORTRAN_FILES = "**/*.{f,for,ftn,f77,F,FOR,FTN,F77,f90,f95,f03,f08,f18,F90,F95,F03,F08,F18}";
 
 // C and C++ by language id; Fortran by the ids of the Modern Fortran extension (and VS Code's
 // own `fortran`) and, for users without a Fortran extension, by file name.
