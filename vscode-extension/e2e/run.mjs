@@ -7,7 +7,8 @@
 // e2e/artifacts/.
 //
 // Environment: CODE_SERVER (its executable), OMP_LSP (the server command), VSIX (the package),
-// EXAMPLES (the folder to copy as the workspace), CHROMIUM (default /usr/bin/chromium).
+// EXAMPLES (the folder to copy as the workspace), CHROMIUM (default /usr/bin/chromium); E2E_KEEP=1
+// keeps the temporary folder (user data, logs).
 import { spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as net from "node:net";
@@ -78,15 +79,20 @@ function step(name) {
   console.log(`e2e: ${name}`);
 }
 
-// The language servers this test started (their command line holds OMP_LSP), by process id.
-function serverProcesses() {
+// The ids of the processes whose argument list `match` accepts.
+function processes(match) {
   return fs.readdirSync("/proc").filter((pid) => /^\d+$/.test(pid)).filter((pid) => {
     try {
-      return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").includes(OMP_LSP.split(" ")[0]);
+      return match(fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((a) => a !== ""));
     } catch {
       return false;
     }
   });
+}
+
+// The language servers this test started with OMP_LSP.
+function serverProcesses() {
+  return processes((argv) => argv.includes(OMP_LSP.split(" ")[0]));
 }
 
 async function waitFor(condition, what) {
@@ -316,7 +322,11 @@ async function main() {
   } finally {
     await browser.close();
     servers.forEach(stop);
-    fs.rmSync(root, { recursive: true, force: true });
+    if (process.env.E2E_KEEP) {
+      console.log(`e2e: kept ${root}`);   // (to read the editors' logs)
+    } else {
+      fs.rmSync(root, { recursive: true, force: true });
+    }
   }
 }
 
