@@ -142,12 +142,12 @@ async function goToLine(page, line, column) {
 }
 
 // A code-server with its own user data (settings) and the installed extension, serving `workspace`.
-async function codeServer(root, name, workspace, { trusted }) {
+async function codeServer(root, name, workspace, { trusted, serverCommand = true }) {
   const userData = path.join(root, `${name}-user-data`);
   const extensions = path.join(root, `${name}-extensions`);
   fs.mkdirSync(path.join(userData, "User"), { recursive: true });
   fs.writeFileSync(path.join(userData, "User", "settings.json"), JSON.stringify({
-    "omp-lsp.server.command": OMP_LSP.split(" "),
+    ...(serverCommand ? { "omp-lsp.server.command": OMP_LSP.split(" ") } : {}),
     "workbench.startupEditor": "none",
     "workbench.tips.enabled": false,
     "workbench.enableExperiments": false,
@@ -296,8 +296,15 @@ async function main() {
     }
     await shot(page, "7-server-cannot-start");
 
-    step("an untrusted workspace: the analysis works, build and run does not");
-    const untrusted = await codeServer(root, "untrusted", workspace, { trusted: false });
+    step("an untrusted workspace, no omp-lsp on the PATH: python3 -m omp_lsp analyses, build and run is off");
+    // (the default server command, and a login shell whose python3 is the one omp-lsp is installed
+    // for: the editor takes its PATH from the user's login shell)
+    const fallback = path.join(root, "fallback-bin");
+    fs.mkdirSync(fallback);
+    fs.writeFileSync(path.join(fallback, "python3"),
+      `#!/bin/sh\nexec ${path.join(path.dirname(OMP_LSP.split(" ")[0]), "python")} "$@"\n`, { mode: 0o755 });
+    fs.writeFileSync(path.join(root, ".profile"), `PATH="${fallback}:$PATH"\nexport PATH\n`);
+    const untrusted = await codeServer(root, "untrusted", workspace, { trusted: false, serverCommand: false });
     servers.push(untrusted);
     const restricted = await openWorkbench(browser, untrusted);
     await restricted.locator(".statusbar-item", { hasText: "Restricted Mode" }).first().waitFor({ timeout: TIMEOUT });
@@ -309,6 +316,9 @@ async function main() {
       .waitFor({ timeout: TIMEOUT });
     if (await restricted.locator(".quick-input-list .monaco-list-row", { hasText: "Build and Run on Host" }).count() > 0) {
       throw new Error("Build and Run is offered in an untrusted workspace");
+    }
+    if (processes((argv) => argv.slice(-2).join(" ") === "-m omp_lsp").length !== 1) {
+      throw new Error("the server did not start as python3 -m omp_lsp");
     }
     await shot(restricted, "8-untrusted-workspace");
     await restricted.keyboard.press("Escape");
