@@ -1,10 +1,10 @@
 """The VS Code extension in a real VS Code: vscode-extension/e2e/run.mjs installs the built .vsix
 into code-server on 127.0.0.1, opens the bundled examples in headless Chromium and asserts on
-what a person sees (squiggle and Problems entry, inlay hint, light-bulb quick fix, build and run
-output, offload entries and device map, status bar, restart, a server that cannot start, python3 -m
-omp_lsp when omp-lsp is not on the PATH, an untrusted
-workspace), leaving a screenshot of each state in vscode-extension/e2e/artifacts/. `make test` and
-`make e2e` install code-server, Node 24 and Chromium and build the .vsix first."""
+what a person sees: the squiggle and Problems entry, the inlay hint, the light-bulb quick fix, the
+build and run output, the offload entries and device map, the status bar, a restart, a server that
+cannot start, `python3 -m omp_lsp` when omp-lsp is not on the PATH, and an untrusted workspace. A
+screenshot of each state goes to vscode-extension/e2e/artifacts/. `make test` and `make e2e`
+install code-server, Node 24 and Chromium and build the .vsix first."""
 from __future__ import annotations
 
 import os
