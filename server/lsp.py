@@ -95,10 +95,10 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
             self.client_settings = {}
         self.reconfigure()
 
-    def reconfigure(self) -> None:
+    def reconfigure(self, reanalyse: bool = False) -> None:
         """Defaults, then compile_commands.json's version, then the project file, then the client's
         settings. A problem gets one message (each distinct one once) and the previous value stays;
-        analyses are redone only when the options changed."""
+        analyses are redone only when the options changed (or `reanalyse`: the compile commands did)."""
         config = Config()
         if self.database is not None and self.database.openmp_version() is not None:
             config, _ = apply({"openmpVersion": self.database.openmp_version()}, config, "compile_commands.json")
@@ -108,7 +108,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
             self.show_once(lsp.MessageType.Error, f"omp-lsp: invalid setting: {problem}")
         self.config = config
         options = config.options
-        if options == self.options:
+        if options == self.options and not reanalyse:
             return
         self.options = options
         self.graph = DeviceGraph(options.propagation)

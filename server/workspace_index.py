@@ -131,6 +131,18 @@ class WorkspaceIndex:
                 continue
             return
 
+    def reload_settings_files(self: OmpLanguageServer, compile_commands: bool) -> None:
+        """A project file or compile_commands.json changed on disk: read them again and apply
+        what changed (every file is analysed again when the compile commands changed: their
+        macros and include folders are part of what the analysis reads)."""
+        roots = self.roots()
+        self.project_path, self.project_settings, self.project_problems = None, {}, []
+        self.load_project_file(roots)
+        if compile_commands:
+            self.database = None
+            self.load_compile_commands(roots)
+        self.reconfigure(reanalyse=compile_commands)
+
     def load_project_file(self: OmpLanguageServer, roots: list[str]) -> None:
         """The project file of the first workspace folder that has one (read at indexing)."""
         for root in roots:

@@ -399,8 +399,9 @@ async def test_source_files_are_watched_where_the_client_can(client: LanguageCli
                      if r.method == lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES]
     if watched is not None and watched.dynamic_registration:
         [registration] = registrations
-        pattern = registration.register_options["watchers"][0]["globPattern"]
-        assert pattern.startswith("**/*.{") and all(f",{ext}," in f",{pattern[6:-1]}," for ext in ("c", "f90", "cpp"))
+        sources, settings = (w["globPattern"] for w in registration.register_options["watchers"])
+        assert sources.startswith("**/*.{") and all(f",{ext}," in f",{sources[6:-1]}," for ext in ("c", "f90", "cpp"))
+        assert settings == "**/{.omp-lsp.toml,pyproject.toml,compile_commands.json}"
     else:
         assert registrations == []
 

@@ -180,3 +180,36 @@ async def test_a_document_opened_while_indexing_gets_its_cross_file_findings(ear
                                          lambda p: p.uri == main and any(d.code == "OMP155" for d in p.diagnostics))
         diags = list(params.diagnostics)
     assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
+
+
+async def test_a_project_file_or_compile_commands_changed_on_disk_is_read_again(client: LanguageClient) -> None:
+    """As clangd reloads its .clangd: a setting written in .omp-lsp.toml, or compile_commands.json's
+    -fopenmp-version, applies without a restart."""
+    folder: Path = client.folder  # type: ignore[attr-defined]
+    path = folder / "enter.c"
+    path.write_text("int x;\n#pragma omp declare target enter(x)\n")
+    uri = from_fs_path(str(path)) or ""
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "c", 1, path.read_text())))
+    assert [d.code for d in await wait_diagnostics(client, uri, 1)] == ["OMP007"]   # (enter: 5.2; default 5.1)
+
+    async def changed(name: str, kind: lsp.FileChangeType, expected: list[str], version: str) -> None:
+        start = mark(client)
+        client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+            [lsp.FileEvent(from_fs_path(str(folder / name)) or "", kind)]))
+        for _ in range(200):   # (a notification: what follows sees it once it is handled)
+            config = await client.workspace_execute_command_async(lsp.ExecuteCommandParams("omp-lsp.showConfiguration"))
+            if config["openmpVersion"] == version:
+                break
+            await asyncio.sleep(0.02)
+        assert config["openmpVersion"] == version
+        codes = [d.code for d in await wait_diagnostics(client, uri, after=start)]
+        assert codes == expected
+
+    (folder / ".omp-lsp.toml").write_text('openmpVersion = "5.2"\n')
+    await changed(".omp-lsp.toml", lsp.FileChangeType.Created, [], "5.2")
+    (folder / ".omp-lsp.toml").unlink()
+    (folder / "compile_commands.json").write_text(
+        '[{"directory": ".", "file": "enter.c", "arguments": ["cc", "-fopenmp", "-fopenmp-version=50", "enter.c"]}]')
+    client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
+        [lsp.FileEvent(from_fs_path(str(folder / ".omp-lsp.toml")) or "", lsp.FileChangeType.Deleted)]))
+    await changed("compile_commands.json", lsp.FileChangeType.Created, ["OMP007"], "5.0")

@@ -112,7 +112,11 @@ def register(server: OmpLanguageServer) -> None:
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: OmpLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
         """A closed source file changed, appeared or went away on disk: read it again (open documents
-        are the editor's: their disk copies do not count) and republish what the change affects."""
+        are the editor's: their disk copies do not count) and republish what the change affects. A
+        project file or compile_commands.json: the settings are read again."""
+        names = {os.path.basename(ls.path_of(event.uri)) for event in params.changes}
+        if names & set(SETTINGS_FILES):
+            ls.reload_settings_files(compile_commands=COMPILE_COMMANDS in names)
         open_paths = {state.path for state in ls.open.values()}
         changed = False
         for event in params.changes:
@@ -129,16 +133,22 @@ def register(server: OmpLanguageServer) -> None:
             ls.update_results()
 
 
+# The files whose settings the server reads (the project file, the compile commands).
+COMPILE_COMMANDS = "compile_commands.json"
+SETTINGS_FILES = (".omp-lsp.toml", "pyproject.toml", COMPILE_COMMANDS)
+
+
 async def watch_source_files(ls: OmpLanguageServer) -> None:
     """Ask the client to report changes to the workspace's source files on disk (closed files
-    take part in the cross-file rules and propagation)."""
+    take part in the cross-file rules and propagation) and to its settings files."""
     workspace = ls.client_capabilities.workspace
     watched = workspace.did_change_watched_files if workspace is not None else None
     if watched is None or not watched.dynamic_registration:
         return
     extensions = ",".join(sorted(ext.lstrip(".") for ext in SOURCE_EXTENSIONS))
     options = lsp.DidChangeWatchedFilesRegistrationOptions(
-        watchers=[lsp.FileSystemWatcher(glob_pattern=f"**/*.{{{extensions}}}")])
+        watchers=[lsp.FileSystemWatcher(glob_pattern=f"**/*.{{{extensions}}}"),
+                  lsp.FileSystemWatcher(glob_pattern=f"**/{{{','.join(SETTINGS_FILES)}}}")])
     try:
         await ls.client_register_capability_async(lsp.RegistrationParams(registrations=[lsp.Registration(
             id="omp-lsp-sources", method=lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES, register_options=options)]))
