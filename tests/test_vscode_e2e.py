@@ -29,7 +29,7 @@ def test_the_extension_in_code_server_shows_what_the_server_reports() -> None:
     done = subprocess.run([str(NODE24 / "node"), "e2e/run.mjs"], cwd=EXT, env=env, capture_output=True, text=True,
                           timeout=900, check=False)
     assert done.returncode == 0, f"{done.stdout}\n{done.stderr}"
-    assert "e2e: passed (9 steps" in done.stdout
+    assert "e2e: passed (10 steps" in done.stdout
     for name in SHOTS:
         shot = EXT / "e2e" / "artifacts" / f"{name}.png"
         assert shot.stat().st_size > 10_000, f"{shot}: no screenshot"

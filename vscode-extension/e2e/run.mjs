@@ -105,6 +105,30 @@ async function waitFor(condition, what) {
   }
 }
 
+// Edits the user settings as a person would: settings.json opened in the editor, changed, saved.
+async function editUserSettings(page, userData, changes) {
+  const file = path.join(userData, "User", "settings.json");
+  const settings = { ...JSON.parse(fs.readFileSync(file, "utf8")), ...changes };
+  const editor = page.locator(".monaco-editor .view-lines", { hasText: "omp-lsp.server.command" }).first();
+  if (!(await editor.isVisible())) {   // (it stays open, over the workbench, once opened)
+    await palette(page, "Preferences: Open User Settings (JSON)");
+    await editor.waitFor({ timeout: TIMEOUT });
+  }
+  await editor.click();
+  await page.keyboard.press("Control+Home");
+  await page.keyboard.press("Control+Shift+End");
+  await page.keyboard.press("Delete");
+  await page.keyboard.insertText(JSON.stringify(settings, null, 2));
+  await page.keyboard.press("Control+S");
+  await waitFor(() => {
+    try {
+      return JSON.stringify(JSON.parse(fs.readFileSync(file, "utf8"))) === JSON.stringify(settings);
+    } catch {
+      return false;   // (being written)
+    }
+  }, "settings.json saved");
+}
+
 async function shot(page, name) {
   await page.screenshot({ path: path.join(artifacts, `${name}.png`) });
 }
@@ -161,6 +185,11 @@ async function codeServer(root, name, workspace, { trusted, serverCommand = true
     // (untrusted: open in Restricted Mode without asking)
     "security.workspace.trust.startupPrompt": "never",
     "security.workspace.trust.emptyWindow": false,
+    // (settings.json is edited by inserting its whole text: nothing may be added as it goes in)
+    "editor.autoClosingBrackets": "never",
+    "editor.autoClosingQuotes": "never",
+    "editor.autoIndent": "none",
+    "editor.formatOnType": false,
   }, null, 2));
   const config = path.join(root, `${name}-config.yaml`);
   fs.writeFileSync(config, "auth: none\n");
@@ -278,16 +307,15 @@ async function main() {
     }, "a new server process");
     await page.locator(".statusbar-item", { hasText: "OpenMP 5.1" }).first().waitFor({ timeout: TIMEOUT });
 
+    step("a setting changed in settings.json: the status bar and the diagnostics follow");
+    await editUserSettings(page, userData, { "omp-lsp.openmpVersion": "5.2" });
+    await page.locator(".statusbar-item", { hasText: "OpenMP 5.2" }).first().waitFor({ timeout: TIMEOUT });
+    await page.keyboard.press("Control+Shift+M");
+    await page.locator(".markers-panel .monaco-list-row", { hasText: "needs OpenMP 5.2" }).first()
+      .waitFor({ state: "detached", timeout: TIMEOUT });   // (mistakes.c's `enter` is 5.2 spelling)
+
     step("a server that cannot start: a notification with the install command");
-    // (edited as a person would: the user settings JSON in the editor, saved)
-    const settings = JSON.parse(fs.readFileSync(path.join(userData, "User", "settings.json"), "utf8"));
-    await palette(page, "Preferences: Open User Settings (JSON)");
-    const settingsEditor = page.locator(".monaco-editor .view-lines", { hasText: "omp-lsp.server.command" }).first();
-    await settingsEditor.waitFor({ timeout: TIMEOUT });
-    await settingsEditor.click();
-    await page.keyboard.press("Control+A");
-    await page.keyboard.insertText(JSON.stringify({ ...settings, "omp-lsp.server.command": ["/nonexistent/omp-lsp"] }, null, 2));
-    await page.keyboard.press("Control+S");
+    await editUserSettings(page, userData, { "omp-lsp.server.command": ["/nonexistent/omp-lsp"] });
     const toast = page.locator(".notifications-toasts .notification-toast", { hasText: "could not start" }).first();
     await toast.waitFor({ timeout: TIMEOUT });
     const toastText = await toast.innerText();

@@ -51,8 +51,6 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration("omp-lsp.server.command")) {
         void restart(context);
-      } else if (e.affectsConfiguration("omp-lsp")) {
-        void updateStatus();
       }
     }),
     vscode.workspace.onDidGrantWorkspaceTrust(() => restart(context)),
@@ -71,7 +69,16 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     synchronize: { configurationSection: "omp-lsp" },
-    middleware: { executeCommand },
+    middleware: {
+      executeCommand,
+      // (the status bar asks the server for the version in force once it has the new settings)
+      workspace: {
+        didChangeConfiguration: async (sections, next) => {
+          await next(sections);
+          await updateStatus();
+        },
+      },
+    },
   };
   client = new LanguageClient("omp-lsp", "omp-lsp", serverOptions, clientOptions);
   context.subscriptions.push(client.onDidChangeState(() => void updateStatus()));
