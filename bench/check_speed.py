@@ -149,8 +149,7 @@ OMP_LSP: list[str] = []
 def time_once(cmd: list[str], ok_codes: tuple[int, ...] = (0,)) -> float:
     start = time.perf_counter()
     # Run in the file's folder: flang writes .mod files into the working directory.
-    proc = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=600, cwd=Path(cmd[-1]).parent,
-                          env=ENV)
+    proc = subprocess.run(cmd, capture_output=True, timeout=600, cwd=Path(cmd[-1]).parent, env=ENV, check=False)
     elapsed = time.perf_counter() - start
     if proc.returncode not in ok_codes:
         raise RuntimeError(f"{' '.join(cmd)} exited {proc.returncode}:\n{proc.stdout.decode()[-2000:]}"
