@@ -235,14 +235,15 @@ def _option_values(flags: Sequence[str], names: Sequence[str],
     return found
 
 
-def include_dirs(flags: Sequence[str], directory: str) -> tuple[str, ...]:
-    """Absolute include directories, in `#include "..."` search order, each once. `-I-` (an old
-    gcc separator, not a directory) is ignored; relative ones are taken relative to `directory`."""
-    by_option: dict[str, list[str]] = {name: [] for name in _INCLUDE_OPTIONS}
-    for option, value in _option_values(flags, _INCLUDE_OPTIONS, _INCLUDE_LONG):
+def include_dirs(flags: Sequence[str], directory: str, options: Sequence[str] = _INCLUDE_OPTIONS) -> tuple[str, ...]:
+    """Absolute include directories (of those `options`), in `#include "..."` search order, each
+    once. `-I-` (an old gcc separator, not a directory) is ignored; relative ones are taken
+    relative to `directory`."""
+    by_option: dict[str, list[str]] = {name: [] for name in options}
+    for option, value in _option_values(flags, options, {k: v for k, v in _INCLUDE_LONG.items() if v in options}):
         if value and value != "-":
             by_option[option].append(os.path.normpath(os.path.join(directory, value)))
-    ordered = (d for name in _INCLUDE_OPTIONS for d in by_option[name])
+    ordered = (d for name in options for d in by_option[name])
     return tuple(dict.fromkeys(ordered))
 
 

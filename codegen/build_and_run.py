@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from omp_lsp.analysis.compile_commands import include_dirs
 from omp_lsp.analysis.records import dataclass, field
 
 from .link_errors import device_link_diagnostics
@@ -191,7 +192,8 @@ def compiler_diagnostics(output: bytes, source: str, folder: str = "", flags: Se
     the source's folder or in a `-I` folder of `flags`, not the system's), in the form `--check
     --format json` reports findings (code OMP501). `folder`: where the compiler ran (what a
     relative path it prints is relative to)."""
-    project = [Path(source).parent, *(Path(folder, d).resolve() for d in _user_include_dirs(flags))]
+    # (the folders of -I and -iquote; -isystem ones are the system's)
+    project = [Path(source).parent, *(Path(d).resolve() for d in include_dirs(flags, folder or ".", ("-iquote", "-I")))]
     out = []
     for m in _MESSAGE.finditer(output.decode("utf-8", "replace")):
         path = Path(folder, m.group("file")).resolve()
@@ -201,18 +203,6 @@ def compiler_diagnostics(output: bytes, source: str, folder: str = "", flags: Se
         out.append({"file": str(path), "line": line, "column": column, "end_line": line, "end_column": column,
                     "severity": "error" if "error" in m.group("severity") else "warning", "code": "OMP501",
                     "message": m.group("message"), "related": []})
-    return out
-
-
-def _user_include_dirs(flags: Sequence[str]) -> list[str]:
-    """The folders of `-I dir`, `-Idir` and `-iquote` (not `-isystem`: the system's)."""
-    out = []
-    for i, flag in enumerate(flags):
-        for option in ("-I", "-iquote"):
-            if flag == option and i + 1 < len(flags):
-                out.append(flags[i + 1])
-            elif flag.startswith(option) and len(flag) > len(option):
-                out.append(flag[len(option):])
     return out
 
 
