@@ -5,7 +5,6 @@ import re
 from collections.abc import Generator
 
 from .diagnostics import SUPERSEDES, Finding
-from .directives.conditions import inactive
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import extract
@@ -22,7 +21,8 @@ from .rules import (
     drain,
     rule_steps,
 )
-from .syntax import Document, Language, Span
+from .syntax import Document, Language, Span, parse_from
+from .units import Configuration, Unit, prepare
 
 
 @dataclass
@@ -34,6 +34,11 @@ class FileAnalysis:
     internal_errors: list[str] = field(default_factory=list)
     context: FileContext | None = None   # what the rules read (holds the lazily built program model)
     trace: AnalysisTrace | None = None   # kept when asked for: what re-analysing one directive needs
+
+    @property
+    def configuration(self) -> Configuration | None:
+        """The build's configuration of the file (inactive branches, includes, macros)."""
+        return self.context.configuration if self.context is not None else None
 
 
 @dataclass
@@ -78,20 +83,27 @@ class Succession:
     rebuilt: frozenset[str] = frozenset()
 
 
-def analyze(document: Document, options: Options | None = None, path: str = "") -> FileAnalysis:
+def analyze(document: Document, options: Options | None = None, path: str = "", unit: Unit | None = None) -> FileAnalysis:
     """Directives, block structure and diagnostics of one document; never raises on bad input.
+    `unit`: how the file is compiled (macros, include folders, its includer; default: as the
+    reference compiler compiles the file alone, headers read from disk).
 
     Cross-file rules are not run here: see `workspace.analyze_workspace`.
     """
-    return drain(analysis_steps(document, options, path))
+    return drain(analysis_steps(document, options, path, unit=unit))
 
 
 def analysis_steps(document: Document, options: Options | None = None, path: str = "",
-                   trace: bool = False) -> Generator[None, None, FileAnalysis]:
+                   trace: bool = False, unit: Unit | None = None,
+                   previous: Document | None = None) -> Generator[None, None, FileAnalysis]:
     """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`).
-    `trace`: keep what `directive_edit` needs to re-analyse one edited directive."""
+    `trace`: keep what `directive_edit` needs to re-analyse one edited directive; `previous`: the
+    document an earlier analysis of the file read (its tree is reparsed where the texts differ)."""
     options = options or Options()
-    macros = defined_macros(document.source) if not document.language.is_fortran else frozenset()
+    document, configuration = prepare(document, unit, options.openmp_version, path)
+    if previous is not None:
+        parse_from(document, previous)
+    macros = configuration.names
     directives, problems_of, internal = parsed_directives(document, options.openmp_version, macros)
     findings = [f for problems in problems_of for f in problems]
     try:
@@ -99,7 +111,7 @@ def analysis_steps(document: Document, options: Options | None = None, path: str
     except Exception as err:
         internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
         structure = Structure()
-    context = FileContext(document, directives, structure, options.openmp_version, path, macros)
+    context = FileContext(document, directives, structure, options.openmp_version, path, macros, configuration)
     yield
     run = yield from rule_steps(context, options.disabled, trace)
     findings.extend(run.findings)
@@ -123,10 +135,6 @@ def parsed_directives(document: Document, version: int,
     # Files without "omp" have no directive: their tree is never needed.
     tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
     raws = extract(document.source, document.language, tree)
-    if tree is not None and b"_OPENMP" in document.source:
-        # a compiler never sees a branch that `#if _OPENMP >= ...` rules out for this version
-        skipped = inactive(tree, [r.span[0] for r in raws], version)
-        raws = [r for r in raws if r.span[0] not in skipped]
     for raw in raws:
         try:
             directive, problems = parse_directive(raw, document.language, version, macros)

@@ -205,7 +205,7 @@ def _arguments(item: dict[str, Any], fail: Any) -> tuple[str, ...]:
 
 # ------------------------------------------------------------------ reading flags
 
-def _option_values(flags: Sequence[str], names: Sequence[str],
+def option_values(flags: Sequence[str], names: Sequence[str],
                    long_names: dict[str, str] | None = None) -> list[tuple[str, str]]:
     """(option, value) pairs for options written `-Xvalue`, `-X value` or `--long=value`/`--long value`
     (long ones reported under their short name), in command-line order."""
@@ -240,7 +240,7 @@ def include_dirs(flags: Sequence[str], directory: str, options: Sequence[str] = 
     once. `-I-` (an old gcc separator, not a directory) is ignored; relative ones are taken
     relative to `directory`."""
     by_option: dict[str, list[str]] = {name: [] for name in options}
-    for option, value in _option_values(flags, options, {k: v for k, v in _INCLUDE_LONG.items() if v in options}):
+    for option, value in option_values(flags, options, {k: v for k, v in _INCLUDE_LONG.items() if v in options}):
         if value and value != "-":
             by_option[option].append(os.path.normpath(os.path.join(directory, value)))
     ordered = (d for name in options for d in by_option[name])
@@ -273,11 +273,24 @@ def openmp_enabled(flags: Sequence[str]) -> bool:
     return enabled
 
 
+def openmp_disabled(flags: Sequence[str]) -> bool:
+    """Whether the command turns OpenMP off explicitly (its last OpenMP flag is an off flag).
+    A command that names no OpenMP flag may pass one in a way the database does not show (a
+    response file, a wrapper), so only an explicit off counts."""
+    last = None
+    for flag in flags:
+        if flag in _OPENMP_OFF:
+            last = False
+        elif flag in _OPENMP_ON or flag.startswith(_OPENMP_ON_PREFIXES):
+            last = True
+    return last is False
+
+
 def defines(flags: Sequence[str]) -> tuple[str, ...]:
     """Names of the macros defined with -D (`-DNAME`, `-D NAME`, `-DNAME=value`), without the
     ones a later -U undefines, each once, in order."""
     names: dict[str, None] = {}
-    for option, value in _option_values(flags, ("-D", "-U"), {"--define-macro": "-D", "--undefine-macro": "-U"}):
+    for option, value in option_values(flags, ("-D", "-U"), {"--define-macro": "-D", "--undefine-macro": "-U"}):
         name = value.split("=", 1)[0].split("(", 1)[0].strip()
         if not name:
             continue
@@ -294,7 +307,7 @@ def build_flags(flags: Sequence[str], directory: str) -> tuple[str, ...]:
     macros defined and undefined with their values, in order, forced includes and the language
     standard. Not what the plan decides itself (OpenMP, offloading, output, optimisation)."""
     out: list[str] = []
-    for option, value in _option_values(flags, (*_INCLUDE_OPTIONS, "-include", "-D", "-U"),
+    for option, value in option_values(flags, (*_INCLUDE_OPTIONS, "-include", "-D", "-U"),
                                         {**_INCLUDE_LONG, "--define-macro": "-D", "--undefine-macro": "-U"}):
         if option in ("-D", "-U"):
             out.append(option + value)

@@ -85,6 +85,7 @@ _ROWS: tuple[tuple[str, Severity, str, str], ...] = (
     ("OMP007", _E, "Spelling not valid in the selected OpenMP version", "5.2 2.14.7"),
     ("OMP008", _E, "Directive in a place its kind does not allow", "5.1 2.1"),
     ("OMP009", _W, "Extra tokens after a directive that takes none", "5.1 2.1"),
+    ("OMP010", _I, "OpenMP directives in code the build does not compile are not checked", "5.1 2.2"),
     ("OMP101", _E, "Threadprivate variable in declare target", "5.1 2.14.7"),
     ("OMP102", _E, "Declare target variable without a mappable type", "5.1 2.14.7"),
     ("OMP103", _E, "List item repeated in one declare target directive", "5.1 2.14.7"),

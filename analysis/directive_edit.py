@@ -31,6 +31,7 @@ from .declare_target import (
 )
 from .directives.nodes import STRUCTURES, Directive, renamed
 from .incremental import comment_lines, directive_window, window_directives
+from .units.edits import touches_configuration
 from .padding import Padding
 from .records import replace
 from .regions import device_ancestor
@@ -81,6 +82,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if trace is None or ctx is None or len(trace.problems) != len(old.directives) \
             or any(not e.startswith("internal error in rule") for e in old.internal_errors):
         return None   # (a directive the parser failed on, or the block structure: the file again)
+    if touches_configuration(ctx.configuration, doc.source, start, old_end, text):
+        return None   # the build's configuration may change, or the edit is in text it does not compile
     src = doc.source
     if any(c in text for c in b"\r\n") or b"\n" in src[start:old_end]:
         return None
@@ -115,12 +118,12 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if d.name == BEGIN_DECLARE_TARGET and changed and ctx._binding is not None:
         # a region's marks: bound afresh (on the old context's model, before anything is handed on)
         probe = FileContext(document, [d2 if k == i else x for k, x in enumerate(directives)], old.structure,
-                            ctx.version, ctx.path, ctx.macros)
+                            ctx.version, ctx.path, ctx.macros, ctx.configuration)
         probe._model = ctx._model
         bound = bound_again(ctx._binding, probe, i)
         if bound is None:
             return None
-    context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros)
+    context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
     rebuilt = REBUILT.get(d.name, frozenset()) if changed else frozenset()
     if "variants" in rebuilt:
         changed.add("variant")   # its record (rules.declare_variant._own_records)

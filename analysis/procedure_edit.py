@@ -47,6 +47,7 @@ from .check import AnalysisTrace, FileAnalysis, conclude
 from .construct_edit import EXTENDED, rules_inside
 from .directives.structure import association, c_structure_moved
 from .line_edit import LineEdit, Moved
+from .units.edits import touches_configuration
 from .padding import Padding
 from .records import replace
 from .rules import FileContext
@@ -72,6 +73,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     refresh_tree(doc)   # (after an edit of a directive: the tree of the text before it)
     if doc.stale_tree or doc._tree is None:
         return None
+    if touches_configuration(ctx.configuration, doc.source, start, old_end, text):
+        return None   # the build's configuration may change, or the edit is in text it does not compile
     src = doc.source
     if b"\r" in text.replace(b"\r\n", b"") or any(c in src[start:old_end] for c in b"\r\n"):
         return None   # (lines joined: the joint would hold the first one's spare blanks)
@@ -125,7 +128,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         moved = replace(edit.trace(trace), succession=None)
     except Moved:
         return None
-    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
+    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
     # The model, when built, reads first the bodies the rules had it read: what the call graph
     # finds depends on it (as in the context of a fresh analysis, after its rules).
     context.__dict__["_expand_first"] = moved.expanded
@@ -176,7 +179,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     model = ctx._model
     if model is not None:
         model.refresh_body(document, function, node)
-    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
+    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
     not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT
     for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in not_kept]:
         context.__dict__[key] = ctx.give_up(key)

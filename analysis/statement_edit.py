@@ -38,6 +38,7 @@ from .directives.structure import association
 from .line_edit import LineEdit, Moved
 from .model import FileModel, Scope
 from .model_fortran import UNIT_KINDS
+from .units.edits import touches_configuration
 from .padding import Padding
 from .records import replace
 from .rules import FileContext
@@ -60,6 +61,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     model = ctx._model   # (None: no rule read it; built from the new text when asked)
     if model is not None and model.statement_reader is None:
         return None
+    if touches_configuration(ctx.configuration, doc.source, start, old_end, text):
+        return None   # the build's configuration may change, or the edit is in text it does not compile
     src = doc.source
     if any(c in text for c in b"\r\n") or any(c in src[start:old_end] for c in b"\r\n"):
         return None
@@ -88,7 +91,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
     parse_from(document, doc)
     structure = old.structure   # its statements are the model's: S's successor takes S's place below
-    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros)
+    context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
     not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT   # (inside a construct: built again)
     for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in not_kept]:
         context.__dict__[key] = ctx.give_up(key)

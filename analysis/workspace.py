@@ -5,7 +5,8 @@ workspace folders. Cross-file rules (`rules.workspace_rule`) read every file's c
 """
 from __future__ import annotations
 
-from .check import FileAnalysis, Succession, analyze, finish
+from .builds import Build, analyze_files
+from .check import FileAnalysis, Succession, finish
 from .compile_commands import CompileDatabase
 from .directives.nodes import STRUCTURES, renamed
 from .options import Options
@@ -128,18 +129,21 @@ def _carried(kept: WorkspaceRuleTrace, edits: _Edits | None) -> WorkspaceRuleTra
     return kept if reads is kept.reads else replace(kept, reads=reads)
 
 
-def analyze_workspace(documents: dict[str, Document], options: Options | None = None) -> dict[str, FileAnalysis]:
-    """Analyse each document (keyed by path), then run the cross-file rules over all of them."""
+def analyze_workspace(documents: dict[str, Document], options: Options | None = None,
+                      build: Build | None = None) -> dict[str, FileAnalysis]:
+    """Analyse each document (keyed by path) as its build compiles it (`builds.analyze_files`),
+    then run the cross-file rules over all of them."""
     options = options or Options()
-    analyses = {path: analyze(doc, options, path) for path, doc in documents.items()}
-    return cross_file(analyses, options)
+    analyses = analyze_files(documents, options, build)
+    return cross_file(analyses, options, None, build.database if build is not None else None)
 
 
-def device_map(documents: dict[str, Document], options: Options | None = None) -> list[DeviceRow]:
+def device_map(documents: dict[str, Document], options: Options | None = None,
+               build: Build | None = None) -> list[DeviceRow]:
     """Every procedure and static variable of the documents with its effective device type."""
     options = options or Options()
-    analyses = {path: analyze(doc, options, path) for path, doc in documents.items()}
-    return workspace_context(analyses, options).device_graph.rows()
+    analyses = analyze_files(documents, options, build)
+    return workspace_context(analyses, options, None, build.database if build is not None else None).device_graph.rows()
 
 
 __all__ = ["CrossFileTrace", "analyze_workspace", "cross_file", "cross_file_again", "device_map",

@@ -12,15 +12,14 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from omp_lsp.analysis.check import FileAnalysis, analyze
+from omp_lsp.analysis.builds import Build, analyze_files
+from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.compile_commands import CompileDatabase
 from omp_lsp.analysis.device_limits import UNSUPPORTED
 from omp_lsp.analysis.diagnostics import Severity
 from omp_lsp.analysis.options import PROPAGATION_MODES, Options
 from omp_lsp.analysis.records import dataclass, field
-from omp_lsp.analysis.syntax import (
-    language_for_path,
-)
+from omp_lsp.analysis.syntax import Document, language_for_path
 from omp_lsp.analysis.workspace import cross_file
 from omp_lsp.server.config import (
     Config,
@@ -64,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
                    help=f"a toolchain the device code must build with, for OMP407 (repeatable: {', '.join(UNSUPPORTED)})")
     p.add_argument("--no-config", action="store_true",
                    help="ignore project files (.omp-lsp.toml, [tool.omp-lsp] in pyproject.toml)")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME[=VALUE]",
+                   help="define a macro for every file, as the compilers' -D does (after compile_commands.json's own)")
+    p.add_argument("-U", dest="undefines", action="append", default=[], metavar="NAME",
+                   help="undefine a macro for every file, as the compilers' -U does")
+    p.add_argument("-I", dest="include_dirs", action="append", default=[], metavar="DIR",
+                   help="search DIR for #include, as the compilers' -I does (after compile_commands.json's own)")
     p.add_argument("--compile-commands", metavar="FILE",
                    help="compile_commands.json naming the program's files (default: found next to or above "
                    "the first path)")
@@ -112,14 +117,14 @@ def _note(message: str) -> None:
     print(f"omp-lsp: {message}", file=sys.stderr)
 
 
-def check_file(path: str, options: Options, max_bytes: int) -> FileAnalysis | None:
+def read_file(path: str, max_bytes: int) -> Document | None:
     try:
         document, warning = read_document(path, max_bytes)
     except OSError as err:
         raise UsageError(f"{path}: cannot read: {err.strerror}") from None
     if warning:
         _note(f"warning: {path}: {warning}")
-    return analyze(document, options, path) if document is not None else None
+    return document
 
 
 def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], CompileDatabase | None]:
@@ -171,13 +176,23 @@ def _configure(args: argparse.Namespace, project: ProjectFile, database_version:
         _note(f"warning: {problem}")
     for flag, setting, value in (("--openmp-version", "openmpVersion", args.openmp_version),
                                  ("--propagation", "propagation", args.propagation),
-                                 ("--device-toolchain", "deviceToolchains", args.device_toolchain or None)):
+                                 ("--device-toolchain", "deviceToolchains", args.device_toolchain or None),
+                                 ("-D", "defines", args.defines or None), ("-U", "undefines", args.undefines or None)):
         if value is None:
             continue
         config, problems = apply({setting: value}, config, flag)
         if problems:   # a flag is the user's explicit word: a bad one is a usage error
             raise UsageError(problems[0].split("; keeping")[0].replace(f"{flag}: {setting}: ", f"{flag}: ", 1))
     return config
+
+
+def _build(args: argparse.Namespace, project: ProjectFile, config: Config, database: CompileDatabase | None) -> Build:
+    """How the files are compiled: compile_commands.json, then the project file's and the
+    command line's macros and include folders (a project file's relative folders are its own)."""
+    base = os.path.dirname(project.path) if project.path else os.getcwd()
+    dirs = [os.path.join(base, d) for d in config.include_paths] + [os.path.abspath(d) for d in args.include_dirs]
+    chosen = args.openmp_version is not None or any(canonical(str(k)) == "openmpVersion" for k in project.settings)
+    return Build(database, config.defines, tuple(os.path.normpath(d) for d in dirs), file_versions=not chosen)
 
 
 def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysis], Options, CompileDatabase | None]:
@@ -192,13 +207,15 @@ def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysi
                                    Config(), project.path or "")
     files = collect_files(args.paths, [*args.exclude, *excluded_by_project.exclude])
     extra, database = _program(args, files)
-    options = _configure(args, project, database.openmp_version() if database is not None else None).options
+    config = _configure(args, project, database.openmp_version() if database is not None else None)
+    options = config.options
     max_bytes = int(args.max_file_size * 1e6)
-    analyses: dict[str, FileAnalysis] = {}
+    documents: dict[str, Document] = {}
     for path in [*files, *extra]:
-        result = check_file(path, options, max_bytes)
-        if result is not None:
-            analyses[path] = result
+        document = read_file(path, max_bytes)
+        if document is not None:
+            documents[path] = document
+    analyses = analyze_files(documents, options, _build(args, project, config, database))
     return files, analyses, options, database
 
 

@@ -20,7 +20,7 @@ from omp_lsp.analysis.compile_commands import folders_upwards
 from omp_lsp.analysis.device_limits import UNSUPPORTED
 from omp_lsp.analysis.diagnostics import CATALOGUE, Severity
 from omp_lsp.analysis.options import PROPAGATION_MODES, Options, parse_version
-from omp_lsp.analysis.records import dataclass, field
+from omp_lsp.analysis.records import dataclass, field, replace
 
 PROJECT_FILES = (".omp-lsp.toml", "pyproject.toml")
 MAX_PARENT_LEVELS = 20
@@ -35,6 +35,8 @@ class Config:
     options: Options = field(default_factory=Options)
     exclude: tuple[str, ...] = ()          # glob patterns of files and folders not to analyse
     toolchain: str | None = None           # preferred toolchain for build and run (codegen)
+    defines: tuple[tuple[str, str], ...] = ()   # ("D", "NAME=VALUE") / ("U", "NAME") for every file
+    include_paths: tuple[str, ...] = ()    # -I folders for every file (absolute, or relative to the project file)
 
 
 class SettingError(ValueError):
@@ -106,14 +108,31 @@ def _set_toolchains(c: Config, v: Any) -> Config:
 def _set_toolchain(c: Config, v: Any) -> Config:
     if v is not None and not isinstance(v, str):
         raise SettingError("toolchain must be a toolchain name")
-    return Config(c.options, c.exclude, v or None)
+    return replace(c, toolchain=v or None)
+
+
+_MACRO = re.compile(r"[A-Za-z_]\w*(?:\([^)]*\))?(?:=.*)?", re.DOTALL)
+
+
+def _macros(value: Any, what: str, kind: str) -> tuple[tuple[str, str], ...]:
+    out = []
+    for text in _strings(value, what):
+        text = text.strip()
+        if kind == "D" and text.startswith("-D"):
+            text = text[2:]
+        if kind == "U" and text.startswith("-U"):
+            text = text[2:]
+        if not _MACRO.fullmatch(text) or (kind == "U" and not text.isidentifier()):
+            raise SettingError(f"{what}: '{text}' is not a macro " + ("name" if kind == "U" else "(NAME or NAME=VALUE)"))
+        out.append((kind, text))
+    return tuple(out)
 
 
 def _with(c: Config, **changes: Any) -> Config:
     o = c.options
     values = {"openmp_version": o.openmp_version, "disabled": o.disabled, "severity": o.severity,
               "propagation": o.propagation, "device_toolchains": o.device_toolchains, **changes}
-    return Config(Options(**values), c.exclude, c.toolchain)
+    return replace(c, options=Options(**values))
 
 
 # canonical key -> (apply, description); a table read by one parser, not code per front end
@@ -124,8 +143,14 @@ SCHEMA: dict[str, tuple[Callable[[Config, Any], Config], str]] = {
     "propagation": (lambda c, v: _with(c, propagation=_choice(v, PROPAGATION_MODES, "propagation")),
                     "implicit device types as the spec gives them (spec) or as flang generates them (flang)"),
     "deviceToolchains": (_set_toolchains, "toolchains the device code must build with (OMP407)"),
-    "exclude": (lambda c, v: Config(c.options, (*c.exclude, *_strings(v, "exclude")), c.toolchain),
+    "exclude": (lambda c, v: replace(c, exclude=(*c.exclude, *_strings(v, "exclude"))),
                 "glob patterns of files and folders not to analyse"),
+    "defines": (lambda c, v: replace(c, defines=(*c.defines, *_macros(v, "defines", "D"))),
+                "macros defined for every file, as -D: NAME or NAME=VALUE (after compile_commands.json's own)"),
+    "undefines": (lambda c, v: replace(c, defines=(*c.defines, *_macros(v, "undefines", "U"))),
+                  "macros undefined for every file, as -U"),
+    "includePaths": (lambda c, v: replace(c, include_paths=(*c.include_paths, *_strings(v, "includePaths"))),
+                     "folders searched for #include, as -I (after compile_commands.json's own)"),
     "toolchain": (_set_toolchain, "the toolchain to build and run with (default: the first one found)"),
 }
 _KEYS = {k.lower(): k for k in SCHEMA}
@@ -167,6 +192,8 @@ def settings_of(config: Config) -> dict[str, Any]:
     return {"openmpVersion": f"{o.openmp_version // 10}.{o.openmp_version % 10}", "propagation": o.propagation,
             "deviceToolchains": list(o.device_toolchains), "toolchain": config.toolchain,
             "exclude": list(config.exclude), "disable": sorted(o.disabled),
+            "defines": [v for k, v in config.defines if k == "D"], "undefines": [v for k, v in config.defines if k == "U"],
+            "includePaths": list(config.include_paths),
             "severity": {k: v.label for k, v in o.severity.items()}}
 
 

@@ -28,11 +28,13 @@ from omp_lsp.analysis.incremental import PositionLog, anchors, moved
 from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.padding import pad
 from omp_lsp.analysis.propagation import DeviceGraph
-from omp_lsp.analysis.syntax import Document, Encoding, Span, parse_from
+from omp_lsp.analysis.syntax import Document, Encoding, Span
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
 from omp_lsp.server.config import Config, apply
+from omp_lsp.analysis.units.headers import Headers
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
+from omp_lsp.server.units import TranslationUnits
 from omp_lsp.server.workspace_index import MAX_ANALYSED_BYTES, WorkspaceIndex
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
@@ -54,7 +56,7 @@ T = TypeVar("T")
 _FAILED = object()     # an analysis that raised
 
 
-class OmpLanguageServer(WorkspaceIndex, LanguageServer):
+class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
     def __init__(self) -> None:
         super().__init__("omp-lsp", __version__, text_document_sync_kind=lsp.TextDocumentSyncKind.Incremental,
                          protocol_cls=OmpProtocol)
@@ -82,6 +84,11 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         self.build_diagnostics: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
         self.build_files: dict[str, set[str]] = {}   # built file's path -> the files its last build spoke of
         self.build_pushed: set[str] = set()   # URIs of files not open that build diagnostics were pushed for
+        self.headers = Headers()          # what the preprocessor reads: open documents' live texts, else the disk
+        self.includers: dict[str, set[str]] = {}   # file -> the files whose build includes it
+        self.units: dict[str, Any] = {}   # file -> the unit (units.Unit) its analysis was made with
+        self.stale: dict[str, None] = {}  # closed files to analyse again (their build changed)
+        self.stale_task: asyncio.Task[None] | None = None
 
     # ------------------------------------------------------------------ settings
 
@@ -106,9 +113,10 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
         config, more = apply(self.client_settings, config, "settings")
         for problem in [*self.project_problems, *problems, *more]:
             self.show_once(lsp.MessageType.Error, f"omp-lsp: invalid setting: {problem}")
+        unit_settings = (self.config.defines, self.config.include_paths)
         self.config = config
         options = config.options
-        if options == self.options and not reanalyse:
+        if options == self.options and not reanalyse and unit_settings == (config.defines, config.include_paths):
             return
         self.options = options
         self.graph = DeviceGraph(options.propagation)
@@ -123,12 +131,19 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
 
     def set_analysis(self, path: str, analysis: FileAnalysis | None) -> None:
         """A file's analysis replaced (None: removed); the old one is released once the results
-        no longer read it (see `compute_results`)."""
+        no longer read it (see `compute_results`). Headers the file includes are analysed again
+        when what they are read in changed (their includer's macros or lexical context)."""
         old = self.analyses.pop(path, None) if analysis is None else self.analyses.get(path)
         if analysis is not None:
             self.analyses[path] = analysis
+        else:
+            self.units.pop(path, None)
         if old is not None and old is not analysis:
             self.retired.append(old)
+        same = old is not None and analysis is not None and old.configuration is analysis.configuration
+        if not same:
+            for header in self.note_includes(path, analysis):
+                self.analyse_again(header)
 
     def release_retired(self) -> None:
         """Release the replaced analyses (the device graph and the results hold the new ones now)
@@ -192,17 +207,19 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
                 state.exact, state.log = True, PositionLog()
                 break
             snapshot = state.doc.snapshot()
-            padded, padding = pad(snapshot.source, snapshot.language)
+            unit, language, file_options = self.unit_for(state.path, snapshot.language)
+            padded, padding = pad(snapshot.source, language)
             options = self.options
             inflight = state.inflight = Inflight(padding)
 
             def wanted(inflight: Inflight = inflight, options: Options = options) -> bool:
                 return inflight.exact and not state.closed and self.options is options
-            document = Document(padded, snapshot.language, snapshot.version)
+            document = Document(padded, language, snapshot.version)
             previous = self.analyses.get(state.path)
-            if previous is not None:   # its tree, reparsed where the texts differ
-                parse_from(document, previous.document)
-            result = await self.steps(analysis_steps(document, options, state.path, trace=True), wanted)
+            # (its tree is reparsed where the texts differ)
+            before = previous.document if previous is not None and previous.document.language is language else None
+            result = await self.steps(analysis_steps(document, file_options, state.path, trace=True, unit=unit,
+                                                     previous=before), wanted)
             state.inflight = None
             if result is _FAILED:   # logged; the file reports nothing rather than retrying forever
                 self.set_analysis(state.path, None)
@@ -210,6 +227,7 @@ class OmpLanguageServer(WorkspaceIndex, LanguageServer):
                 break
             if result is None:
                 continue
+            self.units[state.path] = unit
             self.set_analysis(state.path, result)
             state.log, state.exact = inflight.log, True
             self.compute_results()

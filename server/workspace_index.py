@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import analyze
+from omp_lsp.analysis.syntax import Document
 from omp_lsp.server.cli import DEFAULT_MAX_FILE_MB
 from omp_lsp.server.config import find_project_file, read_project_file
 from omp_lsp.server.sources import (
@@ -163,6 +164,12 @@ class WorkspaceIndex:
             self.set_analysis(path, None)
             return
         try:
-            self.set_analysis(path, analyze(doc, self.options, path))
+            unit, language, options = self.unit_for(path, doc.language)
+            if language is not doc.language:
+                doc = Document(doc.source, language)
+            analysis = analyze(doc, options, path, unit)
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", path)
+            return
+        self.units[path] = unit
+        self.set_analysis(path, analysis)

@@ -6,7 +6,8 @@ comment. A file without annotations expects no diagnostics. A line
 `// openmp-version: 5.2` (or `! openmp-version: 5.2`) selects the OpenMP version; a line
 `// device-toolchains: gcc-nvptx` (or `! device-toolchains: ...`, several names separated
 by spaces or commas) selects the device toolchains the code must build with (OMP407),
-as `--device-toolchain` does.
+as `--device-toolchain` does. A line `// defines: GPU N=4` (or `! defines: ...`) defines macros
+for the file as `-D` does; a workspace folder's `compile_commands.json` is its build's.
 
 OMP501-OMP504 come from building and running the program, not from the analysis: a fixture
 under `builds/` says which toolchains build it (`// build-with: clang-22 gcc-12`, or `none`)
@@ -24,12 +25,15 @@ from collections import Counter
 from pathlib import Path
 
 from omp_lsp.analysis import Document, FileAnalysis, Options, language_for_path
+from omp_lsp.analysis.builds import Build
+from omp_lsp.analysis.compile_commands import FILE_NAME, load_compile_commands
 from omp_lsp.analysis.options import parse_version
 from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
 from omp_lsp.analysis.workspace import analyze_workspace
 
 _EXPECT = re.compile(r"(?://|!)\s*expect(-next-line)?:\s*((?:OMP\d{3}\s*)+)")
 _VERSION = re.compile(r"(?://|!)\s*openmp-version:\s*([0-9.]+)")
+_DEFINES = re.compile(r"(?://|!)\s*defines:\s*([^\n]+)")
 _TOOLCHAINS = re.compile(r"(?://|!)\s*device-toolchains:\s*([\w.-]+(?:[ \t]*,?[ \t]*[\w.-]+)*)")
 
 
@@ -81,6 +85,14 @@ def options_of(text: str) -> Options:
     return Options(openmp_version=version_of(text), device_toolchains=toolchains_of(text))
 
 
+def build_of(texts: list[str], folder: Path | None = None) -> Build:
+    """The build a fixture describes: its `defines:` lines, its folder's compile_commands.json."""
+    definitions = tuple(("D", d) for t in texts for m in _DEFINES.finditer(t) for d in m.group(1).split())
+    database = folder / FILE_NAME if folder is not None else None
+    return Build(load_compile_commands(str(database)) if database is not None and database.is_file() else None,
+                 definitions)
+
+
 def workspace_of(path: Path) -> Path | None:
     """Files under a `workspaces/<case>/` folder are analysed together, as one workspace."""
     parts = path.parts
@@ -95,7 +107,8 @@ def analysis_of(path: Path) -> FileAnalysis:
         text = path.read_text(encoding="utf-8")
         language = language_for_path(path)
         assert language is not None, path
-        return analyze_workspace({str(path): Document(text, language)}, options_of(text))[str(path)]
+        return analyze_workspace({str(path): Document(text, language)}, options_of(text),
+                                 build_of([text]))[str(path)]
     files = sorted(p for p in folder.rglob("*") if p.suffix in SOURCE_EXTENSIONS)
     texts = {p: p.read_text(encoding="utf-8") for p in files}
     versions = {version_of(t) for t in texts.values()}
@@ -103,7 +116,7 @@ def analysis_of(path: Path) -> FileAnalysis:
     toolchains = tuple(dict.fromkeys(n for t in texts.values() for n in toolchains_of(t)))
     documents = {str(p): Document(t, language_for_path(p)) for p, t in texts.items()}  # type: ignore[arg-type]
     options = Options(openmp_version=versions.pop(), device_toolchains=toolchains)
-    return analyze_workspace(documents, options)[str(path)]
+    return analyze_workspace(documents, options, build_of(list(texts.values()), folder))[str(path)]
 
 
 def actual(path: Path) -> Counter[tuple[int, str]]:

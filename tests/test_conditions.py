@@ -22,8 +22,8 @@ int t;
     ("(_OPENMP == 202011)", 51, "enter"),
     ("_OPENMP >= 202111 && HAVE_X", 51, "to"),       # one false side decides &&
     ("_OPENMP >= 202111 || HAVE_X", 52, "enter"),    # one true side decides ||
-    ("HAVE_X", 51, "both"),                          # unknown: both branches, as before
-    ("_OPENMP >= 202111 && HAVE_X", 52, "both"),
+    ("HAVE_X", 51, "to"),                            # a macro nobody defines is 0, as in the compiler
+    ("_OPENMP >= 202111 && HAVE_X", 52, "to"),
 ])
 def test_branches(condition: str, version: int, analysed: str) -> None:
     result = analyze(Document(SOURCE.format(condition=condition), Language.C), Options(openmp_version=version))

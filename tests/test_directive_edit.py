@@ -56,6 +56,25 @@ def _analysis(padded: bytes, language: Language, options: Options) -> FileAnalys
     return drain(analysis_steps(Document(padded, language), options, PATH, trace=True))
 
 
+def _padded(real: bytes, padding: Padding) -> bytes:
+    """`real` with the blanks of `padding` added (the inverse of `_unpadded`)."""
+    pieces, at = [], 0
+    for start, size in zip(padding.real_starts, padding.sizes):
+        pieces.append(real[at:start])
+        pieces.append(b" " * size)
+        at = start
+    return b"".join(pieces) + real[at:]
+
+
+def _fresh_of(analysis: FileAnalysis, padding: Padding, real: bytes, language: Language,
+              options: Options) -> FileAnalysis:
+    """A fresh analysis of the text an edited analysis stands for (`real` padded as it is), after
+    checking that the edited one reads the same text (the build's configuration of it)."""
+    fresh = _analysis(_padded(real, padding), language, options)
+    assert analysis.document.source == fresh.document.source
+    return fresh
+
+
 def _unpadded(padded: bytes, padding: Padding) -> bytes:
     pieces, at = [], 0
     for start, size in zip(padding.starts, padding.sizes):
@@ -116,8 +135,7 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
             continue
         event("one directive re-analysed")
         analysis, padding = done
-        assert _unpadded(analysis.document.source, padding) == real
-        fresh = _analysis(analysis.document.source, language, options)
+        fresh = _fresh_of(analysis, padding, real, language, options)
         assert analysis.findings == fresh.findings
         assert analysis.internal_errors == fresh.internal_errors
         assert analysis.directives == fresh.directives

@@ -26,7 +26,7 @@ from test_directive_edit import (
     SOURCES,
     _afresh,
     _analysis,
-    _unpadded,
+    _fresh_of,
     _with_cross_file,
 )
 
@@ -71,8 +71,7 @@ def _kept_is_fresh(analysis: FileAnalysis, padding: Padding, real: bytes, langua
     """A kept analysis of `real` against a fresh one: the text, the findings, the cross-file
     findings, and the file graph the device graph was updated with (from the last one:
     call_graph.graph_after_edit); the fresh analysis, and the device graph and trace now."""
-    assert _unpadded(analysis.document.source, padding) == real
-    fresh = _analysis(analysis.document.source, language, options)
+    fresh = _fresh_of(analysis, padding, real, language, options)
     assert analysis.findings == fresh.findings
     result, graph, cross = _with_cross_file(analysis, options, graph, cross)
     fresh_result, _, _ = _with_cross_file(fresh, options)
@@ -329,6 +328,5 @@ def test_typing_a_statement_keeps_the_analysis_between_the_first_and_the_last_ke
             analysis = _analysis(padded, Language.C, Options())
         else:
             analysis, padding = done
-            assert _unpadded(analysis.document.source, padding) == real
-            assert analysis.findings == _analysis(analysis.document.source, Language.C, Options()).findings
+            assert analysis.findings == _fresh_of(analysis, padding, real, Language.C, Options()).findings
     assert kept == [False, True, True, True, True, False]

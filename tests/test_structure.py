@@ -1,7 +1,9 @@
 """Block structure: construct extents and begin/end pairing."""
 from __future__ import annotations
 
+import pytest
 from omp_lsp.analysis import Document, Language, analyze
+from omp_lsp.analysis.units import Environment, Unit
 
 
 def _run(src: str, lang: Language = Language.C):
@@ -70,8 +72,9 @@ def test_clause_less_declare_target_opens_a_region_in_c() -> None:
 def test_alternative_preprocessor_branches_do_not_unbalance() -> None:
     src = ("#ifdef USE_HOST\n#pragma omp begin declare target device_type(host)\n#else\n"
            "#pragma omp begin declare target\n#endif\nint a;\n#pragma omp end declare target\n")
-    result, _ = _run(src)
-    assert [f.code for f in result.findings] == []
+    for defines in ((), (("D", "USE_HOST"),)):
+        result = analyze(Document(src, Language.C), unit=Unit(Environment(defines)))
+        assert [f.code for f in result.findings] == ["OMP010"]
 
 
 def test_unclosed_and_unopened() -> None:
@@ -182,11 +185,14 @@ def test_fortran_misspelt_construct_still_pairs_with_its_end() -> None:
     assert [f.code for f in result.findings] == ["OMP001"]
 
 
-def test_fortran_preprocessor_alternatives_do_not_unbalance() -> None:
+@pytest.mark.parametrize("defines", [(), ("GPU",), ("CPU",)])
+def test_fortran_preprocessor_alternatives_do_not_unbalance(defines: tuple[str, ...]) -> None:
     src = ("subroutine s(n, a)\n  integer :: n, i\n  real :: a(n)\n#ifdef GPU\n  !$omp target teams\n#else\n"
            "  !$omp parallel\n#endif\n  a = 0\n#ifdef GPU\n  !$omp end target teams\n#else\n  !$omp end parallel\n"
            "#endif\n#if defined(GPU)\n  !$omp target teams distribute parallel do\n#elif defined(CPU)\n"
            "  !$omp parallel do\n#else\n  !$omp do\n#endif\n  do i = 1, n\n    a(i) = i\n  end do\n#ifdef GPU\n"
-           "  !$omp end target teams distribute parallel do\n#else\n  !$omp end parallel do\n#endif\nend subroutine\n")
-    result, _ = _run(src, Language.FORTRAN)
-    assert [f.code for f in result.findings] == []
+           "  !$omp end target teams distribute parallel do\n#elif defined(CPU)\n  !$omp end parallel do\n#else\n"
+           "  !$omp end do\n#endif\nend subroutine\n")
+    result = analyze(Document(src, Language.FORTRAN), unit=Unit(Environment(tuple(("D", d) for d in defines))))
+    # each configuration's branches pair; the information says the others are not checked
+    assert [f.code for f in result.findings] == ["OMP010"]

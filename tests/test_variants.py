@@ -155,8 +155,12 @@ double run(double x);
     ("int v(int);\n#pragma omp declare variant(v) match(device={kind(gpu)})\n", NOTHING_FOLLOWS),
     ("int v(int);\n#pragma omp declare variant(v) match(device={kind(gpu)})\n#pragma omp declare simd\nint f(int);\n",
      NOTHING_FOLLOWS),
+    # the build's configuration: X undefined leaves nothing after the directive, defined the function
     ("int v(int);\n#pragma omp declare variant(v) match(device={kind(gpu)})\n#ifdef X\nint f(int);\n#endif\n",
-     UNKNOWN),
+     NOTHING_FOLLOWS),
+    ("#define X\nint v(int);\n#pragma omp declare variant(v) match(device={kind(gpu)})\n#ifdef X\nint f(int);\n#endif\n",
+     FUNCTION_FOLLOWS),
+    ("int v(int);\n#pragma omp declare variant(v) match(device={kind(gpu)})\n#include \"decl.h\"\n", UNKNOWN),
     ("int v(int);\nvoid g(void) {\n#pragma omp declare variant(v) match(device={kind(gpu)})\n  int f(int);\n}\n",
      IN_BODY),
 ])

@@ -31,6 +31,7 @@ if TYPE_CHECKING:
     from ..options import Options
     from ..propagation import DeviceGraph
     from ..regions import Regions
+    from ..units import Configuration
     from ..variants import Variants
 
 T = TypeVar("T")
@@ -45,7 +46,8 @@ class FileContext:
     structure: Structure
     version: int
     path: str = ""
-    macros: frozenset[str] = frozenset()   # C/C++: names #defined in the file
+    macros: frozenset[str] = frozenset()   # names of the macros the build defines (not the predefined ones)
+    configuration: Configuration | None = None   # the build's configuration (units.configure)
 
     def __post_init__(self) -> None:
         self._model: FileModel | None = None
@@ -479,6 +481,7 @@ def _load(fortran: bool = True) -> None:
         declare_variant,
         device_consistency,
         directive_syntax,
+        inactive_code,
         target_clauses,
         target_regions,
         toolchain_limits,

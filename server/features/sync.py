@@ -13,6 +13,7 @@ from omp_lsp.analysis.syntax import (
     language_for_id,
     language_for_path,
 )
+from omp_lsp.analysis.units.edits import edits_preprocessor_lines
 from omp_lsp.server.open_documents import OpenDocument
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
@@ -35,6 +36,7 @@ def register(server: OmpLanguageServer) -> None:
         if previous is not None:
             previous.closed = True
         state = ls.open[item.uri] = OpenDocument(item.uri, path, Document(item.text, language, item.version))
+        ls.headers.overlay[path] = state.doc.source   # what files that include it read
         if item.uri in ls.build_pushed and ls.pulls_diagnostics:
             # build diagnostics were pushed while it was closed: from now on they are pulled with
             # the file's own, and a client holding both would show them twice
@@ -53,6 +55,7 @@ def register(server: OmpLanguageServer) -> None:
         ls.quiet_for_now()
         spans = ls.anchors(state) if state.exact else []
         retyped = False
+        preprocessor = False   # an edit of a preprocessor line: files that include this one may read it
         before = state.doc.source
         try:
             for change in params.content_changes:
@@ -64,6 +67,7 @@ def register(server: OmpLanguageServer) -> None:
                 old = state.doc.source
                 state.doc.apply(edit, ls.encoding)
                 assert state.doc.last_change is not None
+                preprocessor |= edits_preprocessor_lines(old, state.doc.source, state.doc.last_change)
                 analysis = state.retyped(ls.analyses.get(state.path), state.doc.last_change)
                 if analysis is not None:   # one directive re-analysed: the rest of the analysis kept
                     ls.set_analysis(state.path, analysis)
@@ -85,6 +89,10 @@ def register(server: OmpLanguageServer) -> None:
             state.exact = False
             if state.inflight is not None:   # its log no longer leads to this text
                 state.inflight.exact = False
+        ls.headers.overlay[state.path] = state.doc.source
+        if preprocessor:
+            for includer in ls.includers_of(state.path):
+                ls.analyse_again(includer)
         if state.exact:   # inert edits: the same findings, moved
             if retyped:
                 ls.compute_results()
@@ -99,6 +107,8 @@ def register(server: OmpLanguageServer) -> None:
         if state is None:
             return
         state.closed = True
+        ls.headers.overlay.pop(state.path, None)
+        ls.headers.forget(state.path)
         ls.published.pop(uri, None)
         if not ls.pulls_diagnostics:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
@@ -123,12 +133,15 @@ def register(server: OmpLanguageServer) -> None:
             path = ls.path_of(event.uri)
             if path in open_paths or language_for_path(path) is None:
                 continue
+            ls.headers.forget(path)
             if event.type == lsp.FileChangeType.Deleted:
                 changed = path in ls.analyses or changed
                 ls.set_analysis(path, None)
             else:
                 ls.index_file(path)
                 changed = True
+            for includer in ls.includers_of(path):   # they read its definitions
+                ls.analyse_again(includer)
         if changed:
             ls.update_results()
 

@@ -1,0 +1,40 @@
+"""OMP010: OpenMP directives in branches the build's configuration does not compile.
+
+Offload paths are often guarded by a macro (`#ifdef USE_GPU`). The analysis reads one
+configuration, the build's, so nothing in such a branch is checked; one information diagnostic
+per file says so, and which macro would enable the branch and where to give it.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from ..diagnostics import Finding, Related
+from . import FileContext, rule
+
+_WHERE = ("-D{name} in the file's command in compile_commands.json, -D {name} on omp-lsp --check, "
+          "or 'defines' in .omp-lsp.toml")
+
+
+@rule("OMP010")
+def directives_in_inactive_code(ctx: FileContext) -> Iterator[Finding]:
+    configuration = ctx.configuration
+    if configuration is None or not configuration.guarded:
+        return
+    guarded = configuration.guarded
+    lines = ctx.document.lines
+    count = sum(g.directives for g in guarded)
+    numbers = [str(lines.line_of(g.branch.line[0]) + 1) for g in guarded]
+    ways: dict[str, None] = {}
+    for g in guarded:
+        ways[" and ".join(g.enable) if g.enable else f"set {', '.join(g.names)}"] = None
+    first = next(iter(ways))
+    name = first.split(" ", 1)[1] if first.startswith("define ") and " and " not in first else None
+    message = (f"{count} OpenMP directive{'s' if count != 1 else ''} in code this build does not compile "
+               f"{'is' if count == 1 else 'are'} not checked (line{'s' if len(numbers) > 1 else ''} "
+               f"{', '.join(numbers[:5])}{', ...' if len(numbers) > 5 else ''}); to check "
+               f"{'it' if count == 1 else 'them'}, {' or '.join(ways)}"
+               f"{f' ({_WHERE.format(name=name)})' if name else ''}")
+    related = [Related(g.branch.line, f"{g.directives} OpenMP directive{'s' if g.directives != 1 else ''} here: "
+                       + (" and ".join(g.enable) if g.enable else "depends on " + ", ".join(g.names)))
+               for g in guarded[1:]]
+    yield Finding("OMP010", message, guarded[0].branch.line, related=related)

@@ -1,0 +1,54 @@
+"""The preprocessor and translation units: what the compiler compiles of each file.
+
+`Unit` says how a file is compiled (its compile command's macros and include folders, and for a
+header, the includer's translation unit it is read in); `prepare` decides the build's
+configuration of a document and gives the text the analysis reads (see `configuration`).
+"""
+from __future__ import annotations
+
+from ..records import dataclass
+from ..syntax import Document, Language, LineIndex
+from .configuration import Configuration, Environment, configure, masked
+from .headers import DISK, Headers
+from .macros import Macro
+
+
+@dataclass(frozen=True)
+class Includer:
+    """Where a header is read when it is analysed in an includer's translation unit."""
+    path: str                          # the includer
+    offset: int                        # where its `#include` stands
+    macros: dict[str, Macro]           # what was defined there
+    function: str | None = None        # the function whose body holds the include (a code fragment)
+    target: bool = False               # the include stands inside a target region
+
+
+@dataclass(frozen=True)
+class Unit:
+    """How a file is compiled: its environment and, for a header, its includer."""
+    environment: Environment = Environment()
+    headers: Headers | None = DISK
+    includer: Includer | None = None
+
+
+DEFAULT = Unit()
+
+
+def language_name(language: Language) -> str:
+    return "fortran" if language.is_fortran else "cpp" if language is Language.CPP else "c"
+
+
+def prepare(document: Document, unit: Unit | None, openmp_version: int, path: str = "") -> tuple[Document, Configuration]:
+    """The build's configuration of `document`, and the document the analysis reads (the same
+    one when nothing is blanked)."""
+    unit = unit or DEFAULT
+    includer = unit.includer
+    configuration = configure(document.source, language_name(document.language), path, unit.environment,
+                              openmp_version, unit.headers, includer.macros if includer is not None else None)
+    text = masked(document.source, configuration)
+    if text is document.source:
+        return document, configuration
+    return Document(text, document.language, document.version, LineIndex.same_lines(text, document.lines)), configuration
+
+
+__all__ = ["DEFAULT", "Configuration", "Environment", "Headers", "Includer", "Unit", "prepare"]

@@ -1,0 +1,115 @@
+"""How the server compiles each file: the build (compile_commands.json, the settings' macros
+and include folders), the headers the preprocessor reads (open documents' live texts first), and
+for a header, the includer whose translation unit it is read in (as clangd picks an includer's
+compile command for a header). A mixin of `OmpLanguageServer`, like the workspace index.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+from typing import TYPE_CHECKING
+
+from omp_lsp.analysis.builds import Build, header_context
+from omp_lsp.analysis.check import FileAnalysis
+from omp_lsp.analysis.options import Options
+from omp_lsp.analysis.syntax import Language
+from omp_lsp.analysis.units import Includer, Unit
+from omp_lsp.analysis.units.headers import Headers
+from omp_lsp.analysis.units.translation import AMBIGUOUS, header_language
+
+if TYPE_CHECKING:
+    from omp_lsp.server.lsp import OmpLanguageServer
+
+
+def _key(includer: Includer | None) -> tuple[object, ...] | None:
+    """What of an includer a header's analysis depends on (not where in the includer the include
+    stands: typing above it moves it)."""
+    if includer is None:
+        return None
+    return includer.path, includer.macros, includer.function, includer.target
+
+
+class TranslationUnits:
+    """The units part of `OmpLanguageServer` (a mixin: the state it reads is the server's)."""
+
+    headers: Headers
+    includers: dict[str, set[str]]     # file -> the files whose build includes it
+    units: dict[str, Unit]             # file -> the unit its analysis was made with
+
+    def build(self: OmpLanguageServer) -> Build:
+        config = self.config
+        base = os.path.dirname(self.project_path) if self.project_path else (self.roots() or [os.getcwd()])[0]
+        dirs = tuple(os.path.normpath(os.path.join(base, d)) for d in config.include_paths)
+        chosen = "openmpVersion" in self.client_settings or any(
+            k.replace("-", "").replace("_", "").lower() == "openmpversion" for k in self.project_settings)
+        return Build(self.database, config.defines, dirs, self.headers, file_versions=not chosen)
+
+    def unit_for(self: OmpLanguageServer, path: str, language: Language) -> tuple[Unit, Language, Options]:
+        """The unit a file is analysed in, its language, and its options."""
+        build = self.build()
+        includer = None
+        includers = sorted(self.includers.get(path, ()))
+        if includers:
+            includer = header_context(path, includers, self.analyses, build)
+        if os.path.splitext(path)[1] in AMBIGUOUS or build.command_language(path) is not None:
+            langs = [self.analyses[i].document.language for i in includers if i in self.analyses]
+            language = header_language(path, b"" if langs else self._text(path), langs,
+                                       build.command_language(path)) or language
+        return build.unit(path, includer), language, build.options(path, self.options)
+
+    def _text(self: OmpLanguageServer, path: str) -> bytes:
+        state = self.open_at(path)
+        if state is not None:
+            return state.doc.source
+        return self.headers.text(path) or b""
+
+    def note_includes(self: OmpLanguageServer, path: str, analysis: FileAnalysis | None) -> set[str]:
+        """Record which files `path`'s build includes; the headers whose includer context this
+        may have changed (to be analysed again)."""
+        before = {h for h, who in self.includers.items() if path in who}
+        configuration = analysis.configuration if analysis is not None else None
+        now = {s.path for s in configuration.includes if s.path is not None} if configuration is not None else set()
+        for header in before - now:
+            self.includers[header].discard(path)
+            if not self.includers[header]:
+                del self.includers[header]
+        for header in now:
+            self.includers.setdefault(header, set()).add(path)
+        return {h for h in before | now if h != path and self._context_changed(h)}
+
+    def _context_changed(self: OmpLanguageServer, header: str) -> bool:
+        used = self.units.get(header)
+        if used is None or header not in self.analyses:
+            return False
+        includers = sorted(self.includers.get(header, ()))
+        found = header_context(header, includers, self.analyses, self.build()) if includers else None
+        return _key(found) != _key(used.includer)
+
+    def analyse_again(self: OmpLanguageServer, path: str) -> None:
+        """Analyse a file again soon: an open one from its live text, a closed one from disk
+        (between other messages, and once however often it is asked for meanwhile)."""
+        state = self.open_at(path)
+        if state is not None:
+            state.exact = False
+            self.schedule(state)
+        elif path in self.analyses:
+            self.stale[path] = None
+            if self.stale_task is None or self.stale_task.done():
+                self.stale_task = asyncio.ensure_future(self.analyse_stale())
+
+    async def analyse_stale(self: OmpLanguageServer) -> None:
+        while self.stale:
+            await asyncio.sleep(0)
+            path = next(iter(self.stale))
+            del self.stale[path]
+            if self.open_at(path) is None and path in self.analyses:
+                self.index_file(path)
+        self.update_results()
+
+    def includers_of(self: OmpLanguageServer, path: str) -> list[str]:
+        """The files whose translation unit holds `path` (they read its definitions)."""
+        return [p for p, a in self.analyses.items()
+                if p != path and a.configuration is not None and path in a.configuration.translation_unit]
+
+
+__all__ = ["TranslationUnits"]
