@@ -93,7 +93,9 @@ def analyze_files(documents: dict[str, Document], options: Options | None = None
     analyses: dict[str, FileAnalysis] = {}
 
     def run(path: str, document: Document, includer: Includer | None) -> None:
-        analyses[path] = analyze(document, build.options(path, options), path, build.unit(path, includer))
+        # a header is compiled with its includer's command (its OpenMP version too)
+        own = build.options(path if includer is None else includer.path, options)
+        analyses[path] = analyze(document, own, path, build.unit(path, includer))
         if progress is not None:
             progress(path)
 

@@ -48,6 +48,7 @@ DECLARES = "declares"               # a unit declares a static-storage local var
 INIT = "init"                       # a variable's initializer references the entity (rule 4)
 
 ROOT_PREFIX = "@"                   # keys of target regions: "@<path>:<unit key>#<n>"
+CPP_PREFIX = "c++:"                 # keys of C++ functions and variables without C linkage
 
 
 @dataclass(eq=False)
@@ -135,6 +136,41 @@ class FileGraph:
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
                 tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates, e.device_target)
                               for e in self.edges})))
+
+
+def qualify(key: str, path: str, scope: str) -> str:
+    """An entity key in a program's scope (programs.partition): the names of one program's
+    entities never meet another's. Keys that name the file itself (internal linkage, static
+    locals, target regions) are its own already."""
+    if not scope or key.startswith(ROOT_PREFIX) or key.startswith(path + ":"):
+        return key
+    return f"{key}@{scope}"
+
+
+def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]) -> FileGraph:
+    """`raw` with its keys in `scope`, and its uses of names no declaration of its own names
+    resolved first to what its translation unit's headers declare (`headers`: for each, name ->
+    keys), then to the name in the program."""
+    path = raw.path
+
+    def q(key: str) -> str:
+        return qualify(key, path, scope) if key else key
+
+    def edge(e: Edge) -> Edge:
+        if e.candidates:
+            plain = [c.removeprefix(CPP_PREFIX) for c in e.candidates]
+            found = [k for names in headers for name in plain for k in names.get(name, ())]
+            candidates = tuple(dict.fromkeys([*found, *(q(c) for c in e.candidates)]))
+            return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, candidates, e.pointer, q(e.device_target))
+        return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, (), e.pointer, q(e.device_target))
+    graph = FileGraph(path, raw.fortran,
+                      declared=[replace(d, key=q(d.key)) for d in raw.declared],
+                      marks=[replace(m, key=q(m.key)) for m in raw.marks],
+                      roots=[replace(r, owner=q(r.owner)) for r in raw.roots],
+                      edges=[edge(e) for e in raw.edges],
+                      has_main=raw.has_main, user_includes=raw.user_includes, line_of=raw.line_of,
+                      keys={k: q(v) for k, v in raw.keys.items()}, parts=raw.parts)
+    return graph
 
 
 def file_graph(ctx: FileContext, path: str | None = None,
@@ -492,12 +528,10 @@ class _CBuilder(_Builder):
         if s.kind == FUNCTION:
             if s.scope.kind not in _FUNCTION_SCOPES or "dummy" in s.specifiers:
                 return None
-            name = s.name if s.linkage == "C" or not s.qualified else s.qualified
-            return f"{self.graph.path}:{name}" if self.internal(s) else name
+            return f"{self.graph.path}:{self.linkage_name(s)}" if self.internal(s) else self.linkage_name(s)
         if s.kind == VARIABLE and s.storage == STATIC and "dummy" not in s.specifiers:
             if s.scope.kind in _FUNCTION_SCOPES:
-                name = s.name if s.linkage == "C" or not s.qualified else s.qualified
-                return f"{self.graph.path}:{name}" if self.internal(s) else name
+                return f"{self.graph.path}:{self.linkage_name(s)}" if self.internal(s) else self.linkage_name(s)
             unit = self.unit(s.scope)
             if unit is None:
                 return None
@@ -506,6 +540,18 @@ class _CBuilder(_Builder):
             owner = unit[0] if unit[0].startswith(f"{self.graph.path}:") else f"{self.graph.path}:{unit[0]}"
             return f"{owner}::{s.name}#{n}"
         return None
+
+    def linkage_name(self, s: Symbol) -> str:
+        """What the linker knows a function or global by: C names (and C++ ones with C linkage)
+        as they are, other C++ names qualified and apart from C's (a C++ call reaches a C
+        definition only through extern "C")."""
+        if s.linkage == "C" or self.ctx.document.language is not Language.CPP:
+            return s.name
+        return CPP_PREFIX + (s.qualified or s.name)
+
+    def default_key(self, name: str) -> str:
+        """The key a name this file does not declare has in the file's language."""
+        return CPP_PREFIX + name if self.ctx.document.language is Language.CPP else name
 
     def internal(self, s: Symbol) -> bool:
         """Internal linkage: `static` at file or namespace scope, or an anonymous namespace."""
@@ -713,7 +759,7 @@ class _CBuilder(_Builder):
         source, host, kind = placed
         if not hits:
             if ref.call and "::" not in ref.name:
-                out.append(Edge(source, "", ref.span, kind, host, candidates=(ref.name,)))
+                out.append(Edge(source, "", ref.span, kind, host, candidates=(self.default_key(ref.name),)))
             return
         targets = {self.key(s) for s in hits}
         if None in targets:
@@ -948,5 +994,6 @@ class _FortranBuilder(_Builder):
                 self.graph.edges.append(Edge(unit[0], d.key, d.symbol.name_span, DECLARES))
 
 
-__all__ = ["CALL", "DECLARES", "INIT", "PROCEDURE_ENTITY", "PROGRAM_ENTITY", "ROOT_PREFIX", "USE",
-           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "file_graph", "graph_after_edit"]
+__all__ = ["CALL", "CPP_PREFIX", "DECLARES", "INIT", "PROCEDURE_ENTITY", "PROGRAM_ENTITY", "ROOT_PREFIX", "USE",
+           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "file_graph", "graph_after_edit",
+           "qualify", "scoped_graph"]

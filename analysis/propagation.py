@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING
 
 from .call_graph import (
     CALL,
+    VARIABLE_ENTITY,
     DECLARES,
     INIT,
     PROCEDURE_ENTITY,
@@ -32,7 +33,10 @@ from .call_graph import (
     MarkFact,
     Root,
     file_graph,
+    qualify,
+    scoped_graph,
 )
+from .programs import LinkFacts, Programs, link_facts, partition
 from .records import dataclass, field
 from .syntax import Span
 
@@ -167,6 +171,14 @@ class DeviceGraph:
         self.roots: dict[str, tuple[str, Root]] = {}           # root key -> (path, root)
         self._contexts: dict[str, FileContext] = {}            # path -> the context last read (kept, not its
                                                                # id: a new context may reuse a freed one's id)
+        self._raw: dict[str, FileGraph] = {}                    # path -> the file's own graph (call_graph)
+        self._facts: dict[str, LinkFacts] = {}                  # path -> what it gives the partition
+        self.programs = Programs()                             # the files partitioned into programs
+        self._partitioned = True                               # `programs` is that of `_facts`
+        self._in_build: Callable[[str], bool] | None = None
+        self._pending: dict[str, None] = {}                     # files read, not yet installed
+        self._scoped_cache: dict[str, tuple] = {}               # path -> (raw, scope, unit, headers, graph)
+        self._names_cache: dict[str, tuple] = {}                # path -> (raw, scope, name -> keys)
         self._resolved: dict[str, list[Edge]] = {}              # path -> edges with targets resolved
         self._pairs: dict[str, Counter[tuple[str, str]]] = {}   # path -> propagating (source, target)
         self.succ: dict[str, Counter[str]] = {}
@@ -182,34 +194,103 @@ class DeviceGraph:
                                                                # positions (what hints and chains show)
 
     # -- input --------------------------------------------------------------------------------
-    def sync(self, contexts: dict[str, FileContext]) -> None:
-        """Bring the graph to these files: new or changed contexts are read, gone ones removed."""
-        if not self.files and contexts:
-            # an empty graph: read every file, then propagate once (not once per file)
-            for path, ctx in contexts.items():
-                self._contexts[path] = ctx
-                self.replace(path, file_graph(ctx, path), propagate=False)
-            self.rebuild()
-            return
-        for path in [p for p in self.files if p not in contexts]:
-            self.update(path, None)
+    def sync(self, contexts: dict[str, FileContext], in_build: Callable[[str], bool] | None = None) -> None:
+        """Bring the graph to these files: new or changed contexts are read, gone ones removed.
+        `in_build`: whether a file is one the compile database lists (it decides which of several
+        definitions a use links to; see programs.partition)."""
+        first = not self.files and bool(contexts)
+        if in_build is not self._in_build:
+            self._in_build = in_build
+            self._partitioned = False
+        for path in [p for p in self._raw if p not in contexts]:
+            self._take(path, None)
         for path, ctx in contexts.items():
-            if self._contexts.get(path) is not ctx or path not in self.files:
-                self.update(path, ctx)
+            if self._contexts.get(path) is not ctx or path not in self._raw:
+                self._take(path, ctx)
+        self._install(propagate=not first)
+        if first:
+            # an empty graph: every file read, then propagated once (not once per file)
+            self.rebuild()
 
     def update(self, path: str, ctx: FileContext | None) -> None:
         """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
-        before, old = self._contexts.get(path), self.files.get(path)
+        self._take(path, ctx)
+        self._install()
+
+    def _take(self, path: str, ctx: FileContext | None) -> None:
+        """Read one file's graph and link facts; `_install` puts it in the graph."""
+        before, old = self._contexts.get(path), self._raw.get(path)
         previous = (before, old) if before is not None and old is not None else None
-        new = file_graph(ctx, path, previous) if ctx is not None else None
-        if ctx is not None:
-            self._contexts[path] = ctx
+        raw = file_graph(ctx, path, previous) if ctx is not None else None
+        if ctx is not None and raw is not None:
+            self._contexts[path], self._raw[path] = ctx, raw
+            facts = link_facts(raw, ctx)
+            if self._facts.get(path) != facts:
+                self._facts[path] = facts
+                self._partitioned = False
         else:
             self._contexts.pop(path, None)
-        if new is not None and new is self.files.get(path):
-            self.updates = 0   # the same facts, handed on with the analysis (directive_edit): nothing moved
-            return
-        self.replace(path, new)
+            self._raw.pop(path, None)
+            if self._facts.pop(path, None) is not None:
+                self._partitioned = False
+        self._pending[path] = None
+        # files that read this one's declarations through their translation unit
+        self._pending.update((p, None) for p, unit in self.programs.units.items() if path in unit)
+
+    def _install(self, propagate: bool = True) -> None:
+        """Put the files read since the last time in the graph, each under its program's scope
+        (every file whose scope or translation unit changed, when the programs did)."""
+        if not self._partitioned:
+            before = self.programs
+            self.programs = partition(self._facts, self._in_build)
+            self._partitioned = True
+            self._pending.update((p, None) for p in self._facts
+                                 if before.scopes.get(p) != self.programs.scopes.get(p)
+                                 or before.units.get(p) != self.programs.units.get(p))
+        pending, self._pending = self._pending, {}
+        self.updates = 0
+        for path in pending:
+            raw = self._raw.get(path)
+            new = self._scoped(path, raw) if raw is not None else None
+            if new is not None and new is self.files.get(path):
+                continue   # the same facts, handed on with the analysis (directive_edit): nothing moved
+            if new is None and path not in self.files:
+                continue
+            self.replace(path, new, propagate)
+
+    def _scoped(self, path: str, raw: FileGraph) -> FileGraph:
+        """The file's graph with its entities' names in its program's scope and its uses of
+        names its translation unit's headers declare resolved to those (the same graph when
+        neither applies)."""
+        scope = self.programs.scopes.get(path, "")
+        unit = self.programs.units.get(path, ())
+        if not scope and not unit:
+            return raw
+        headers = tuple(self._raw.get(h) for h in unit)
+        kept = self._scoped_cache.get(path)
+        if kept is not None and kept[0] is raw and kept[1] == scope and kept[2] == unit \
+                and all(a is b for a, b in zip(kept[3], headers)):
+            return kept[4]
+        names = [self._declared_names(h) for h in unit]
+        found = scoped_graph(raw, scope, names)
+        self._scoped_cache[path] = (raw, scope, unit, headers, found)
+        return found
+
+    def _declared_names(self, path: str) -> dict[str, list[str]]:
+        """name -> the keys (in the file's scope) of what a header declares under that name."""
+        raw = self._raw.get(path)
+        if raw is None:
+            return {}
+        kept = self._names_cache.get(path)
+        scope = self.programs.scopes.get(path, "")
+        if kept is not None and kept[0] is raw and kept[1] == scope:
+            return kept[2]
+        out: dict[str, list[str]] = {}
+        for d in raw.declared:
+            if d.kind == PROCEDURE_ENTITY or d.kind == VARIABLE_ENTITY:
+                out.setdefault(d.symbol.name, []).append(qualify(d.key, path, scope))
+        self._names_cache[path] = (raw, scope, out)
+        return out
 
     def replace(self, path: str, new: FileGraph | None, propagate: bool = True) -> None:
         old = self.files.get(path)

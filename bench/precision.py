@@ -9,7 +9,7 @@ reads it. First every source file is checked by the reference compilers with its
 (`clang-22`/`clang++-22 -fsyntax-only -ferror-limit=0`, `flang-22 -fsyntax-only`, both with
 `-fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu`; without a database, `-fopenmp` alone;
 Fortran files in the order their modules need, sharing one module folder); the verdicts are
-cached in ~/.cache/omp-lsp/precision. A header counts as accepted when a file that includes it
+cached in ~/.cache/omp-lsp/precision (or read from a verdicts.json beside the database). A header counts as accepted when a file that includes it
 is. Then omp-lsp checks the ROOT in one call (`whole`), and each folder that holds source files
 in a call of its own with the part of the database under it (`folders`: the outermost folders
 that hold source files, as an editor opens a project's folder). Every error and warning on an accepted file is printed with its source line, then the
@@ -110,8 +110,14 @@ def run_check(args: list[str], cwd: str, key: str) -> bool:
 
 
 def verdicts(root: Path, files: list[Path], db: dict[str, dict], jobs: int) -> dict[str, bool]:
-    """path -> accepted, for every source file (headers: see `header_verdicts`)."""
-    sources = [p for p in files if p.suffix in SOURCES]
+    """path -> accepted, for every source file (headers: see `header_verdicts`). A verdicts.json
+    beside the database ({"relative/path": {"accepted": true}, ...}, from an earlier check with the
+    same commands) is taken for the files it names."""
+    given = root / "verdicts.json"
+    given_verdicts: dict[str, bool] = {}
+    if given.is_file():
+        given_verdicts = {os.path.normpath(root / k): bool(v["accepted"]) for k, v in json.loads(given.read_text()).items()}
+    sources = [p for p in files if p.suffix in SOURCES and str(p) not in given_verdicts]
     jobs_of: dict[str, tuple[list[str], str, str]] = {}
     for p in sources:
         args, cwd = command(p, db.get(str(p)))
@@ -133,6 +139,7 @@ def verdicts(root: Path, files: list[Path], db: dict[str, dict], jobs: int) -> d
             out.update(fortran_verdicts(fortran, jobs_of))
         for f in concurrent.futures.as_completed(futures):
             out[futures[f]] = f.result()
+    out.update({p: ok for p, ok in given_verdicts.items() if os.path.exists(p)})
     return out
 
 

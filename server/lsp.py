@@ -27,6 +27,7 @@ from omp_lsp.analysis.diagnostics import Finding
 from omp_lsp.analysis.incremental import PositionLog, anchors, moved
 from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.padding import pad
+from omp_lsp.analysis.programs import in_build_of
 from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.syntax import Document, Encoding, Span
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
@@ -261,7 +262,8 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         missing file would look like a missing definition)."""
         generation = self.graph.generation
         try:
-            self.graph.sync({path: a.context for path, a in self.analyses.items() if a.context is not None})
+            self.graph.sync({path: a.context for path, a in self.analyses.items() if a.context is not None},
+                            in_build_of(self.database))
             if self.indexed:
                 self.results, self.cross_trace = cross_file_again(self.analyses, self.options, self.graph,
                                                                   self.database, self.cross_trace)

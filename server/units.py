@@ -55,7 +55,8 @@ class TranslationUnits:
             langs = [self.analyses[i].document.language for i in includers if i in self.analyses]
             language = header_language(path, b"" if langs else self._text(path), langs,
                                        build.command_language(path)) or language
-        return build.unit(path, includer), language, build.options(path, self.options)
+        return build.unit(path, includer), language, build.options(path if includer is None else includer.path,
+                                                                     self.options)
 
     def _text(self: OmpLanguageServer, path: str) -> bytes:
         state = self.open_at(path)

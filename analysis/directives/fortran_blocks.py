@@ -36,8 +36,48 @@ _FREE_LABEL = re.compile(rb"[ \t]*(\d{1,5})[ \t]+")
 
 
 def statements(src: bytes, fixed: bool) -> list[Statement]:
-    """Code statements (directive and comment lines skipped), continuations joined."""
-    return _fixed_statements(src) if fixed else _free_statements(src)
+    """Code statements (directive and comment lines skipped), continuations joined, and those a
+    `;` separates on one line apart (`do i = 1, n; a(i) = 0; end do`)."""
+    found = _fixed_statements(src) if fixed else _free_statements(src)
+    if not any(b";" in st.text for st in found):
+        return found
+    out: list[Statement] = []
+    for st in found:
+        out.extend(_separated(src, st) if b";" in st.text else (st,))
+    return out
+
+
+def _semicolons(text: bytes) -> list[int]:
+    """Offsets of the `;` that separate statements (not those in character literals)."""
+    found: list[int] = []
+    quote = 0
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = 0
+        elif c in (0x27, 0x22):
+            quote = c
+        elif c == 0x3B:
+            found.append(i)
+    return found
+
+
+def _separated(src: bytes, st: Statement) -> list[Statement]:
+    """A statement split at its `;`: at their exact places when it is one line, else each
+    piece over the statement's whole extent."""
+    one_line = b"\n" not in src[st.start:st.end]
+    text = src[st.start:st.end] if one_line else st.text
+    out: list[Statement] = []
+    at = 0
+    for cut in [*_semicolons(text), len(text)]:
+        piece = text[at:cut]
+        lead = len(piece) - len(piece.lstrip())
+        body = piece.strip()
+        if body:
+            start, end = (st.start + at + lead, st.start + at + lead + len(body)) if one_line else (st.start, st.end)
+            out.append(Statement(start, end, st.label if not out else b"", body.lower()))
+        at = cut + 1
+    return out or [st]
 
 
 def _free_statements(src: bytes) -> list[Statement]:
@@ -206,34 +246,3 @@ def block_events(stmts: list[Statement]) -> list[BlockEvent]:
     # A statement's own label closes DOs after the statement itself was read.
     events.sort(key=lambda ev: (ev.offset, ev.kind == "label"))
     return events
-
-
-_PREPROCESSOR = re.compile(rb"^[ \t]*#[ \t]*(if|ifdef|ifndef|elif|else|endif)\b", re.MULTILINE)
-
-
-def alternative_branches(src: bytes) -> list[tuple[int, int]]:
-    """Byte ranges of `#elif` / `#else` branches (preprocessed Fortran, .F90 / .F): as in C/C++,
-    the first branch of a conditional decides how directives pair; the alternatives are skipped."""
-    if b"#" not in src:
-        return []
-    ranges: list[tuple[int, int]] = []
-    stack: list[int | None] = []  # per open conditional: where its alternatives began
-    for m in _PREPROCESSOR.finditer(src):
-        word = m.group(1)
-        if word.startswith(b"if"):
-            stack.append(None)
-        elif word in (b"elif", b"else"):
-            if stack and stack[-1] is None:
-                stack[-1] = m.start()
-        elif stack:
-            began = stack.pop()
-            if began is not None:
-                ranges.append((began, m.start()))
-    ranges.sort()
-    merged: list[tuple[int, int]] = []
-    for start, end in ranges:
-        if merged and start <= merged[-1][1]:
-            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
-        else:
-            merged.append((start, end))
-    return merged

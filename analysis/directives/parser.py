@@ -303,10 +303,13 @@ class _Parse:
             self.report("OMP007", f"directive names spelled with underscores need OpenMP 6.0; "
                         f"the selected version is {version_text(self.version)}: write '{spec.name}'", name_span,
                         Severity.WARNING, fixes=[Fix(f"Change to '{spec.name}'", ((name_span, spec.name),))])
-        if not allowed_in(spec.since, self.version):
+        if not allowed_in(spec.since, self.version) and directive.end_of is None:
+            # (an end directive: its construct's directive says it); a warning: clang and flang accept newer directives in older modes (their clauses
+            # they reject, OMP007 errors below); a compiler of the selected version does not
             self.directive_not_in_version = True
             self.report("OMP007", f"'{spec.name}' is an {_since_text(spec.since)} directive; "
-                        f"the selected version is {version_text(self.version)}", name_span)
+                        f"the selected version is {version_text(self.version)} (clang and flang accept it "
+                        "there, a compiler of that version need not)", name_span, Severity.WARNING)
         i = self._directive_argument(directive, n_name)
         self._clauses(directive, i)
         self._unique(directive)

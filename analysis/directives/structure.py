@@ -109,22 +109,9 @@ def _line_start(src: bytes, p: int) -> int:
     return src.rfind(b"\n", 0, p) + 1 if src[p:p + 1] == b"#" else p
 
 
-def _in_alternative_branch(tree: "tree_sitter.Tree | None", offset: int) -> bool:
-    """Inside `#else` / `#elif`: the first branch decides pairing, alternatives are skipped."""
-    if tree is None:
-        return False
-    node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
-    while node is not None:
-        if node.type in ("preproc_else", "preproc_elif", "preproc_elifdef"):
-            return True
-        node = node.parent
-    return False
-
-
 def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None:
     stack: list[tuple[int, str]] = []
     assumed: set[int] = set()
-    tree = doc.tree if any(d.spec and d.spec.association in ("begin", "end") for d in directives) else None
     for i, d in enumerate(directives):
         if d.spec is None and not d.raw.in_macro:
             # A misspelt begin (already OMP001) still opens its region: its end is not reported too.
@@ -137,8 +124,6 @@ def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None
             continue
         closing = _closing_name(d)
         is_end = d.spec.association == "end"
-        if (closing or is_end) and _in_alternative_branch(tree, d.raw.span[0]):
-            continue
         if closing:
             stack.append((i, closing))
         elif is_end:
@@ -178,7 +163,7 @@ def _unclosed(d: Directive, closing: str, out: Structure) -> None:
 # ---------------------------------------------------------------- Fortran
 
 def _fortran_structure(doc: Document, directives: list[Directive], out: Structure) -> None:
-    from .fortran_blocks import alternative_branches, block_events, statements  # Fortran only
+    from .fortran_blocks import block_events, statements  # Fortran only
     src = doc.source
     fixed = doc.language is Language.FORTRAN_FIXED
     stmts = out.statements = statements(src, fixed)
@@ -193,11 +178,10 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
             if k < len(stmts) and _BLOCK_STATEMENT.match(stmts[k].text):
                 optional.add(i)  # a strictly structured block: the end directive is optional
     events = block_events(stmts)
-    skipped = _in_ranges([d.raw.span[0] for d in directives], alternative_branches(src))
-    findings = _pair_fortran(directives, events, optional, out, skipped)
+    findings = _pair_fortran(directives, events, optional, out)
     if findings is None:  # the Fortran scanner lost track: pair without Fortran blocks
         out.pairs.clear()
-        findings = _pair_fortran(directives, [], optional, out, skipped)
+        findings = _pair_fortran(directives, [], optional, out)
         assert findings is not None
     out.findings.extend(findings)
     for begin, end in out.pairs.items():
@@ -213,21 +197,8 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
 _BLOCK_STATEMENT = re.compile(rb"\s*(?:[a-z_]\w*\s*:\s*)?block$")
 
 
-def _in_ranges(offsets: list[int], ranges: list[tuple[int, int]]) -> set[int]:
-    """Indexes of the offsets that fall inside one of the sorted, disjoint ranges."""
-    if not ranges:
-        return set()
-    starts = [r[0] for r in ranges]
-    inside = set()
-    for i, offset in enumerate(offsets):
-        k = bisect_left(starts, offset + 1) - 1
-        if k >= 0 and offset < ranges[k][1]:
-            inside.add(i)
-    return inside
-
-
 def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optional: set[int],
-                  out: Structure, skipped: set[int]) -> list[Finding] | None:
+                  out: Structure) -> list[Finding] | None:
     """Pair Fortran begin and end directives within Fortran blocks and program units.
     Returns None when the Fortran blocks themselves do not nest (the scanner is unsure)."""
     found = Structure()
@@ -261,8 +232,6 @@ def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optio
             continue
         i = payload
         assert isinstance(i, int)
-        if i in skipped:
-            continue  # an #else / #elif alternative: the first branch decides the pairing
         d = directives[i]
         spec = d.spec
         if spec is None:

@@ -65,8 +65,8 @@ _CLAUSE_ROWS: tuple[ClauseSpec, ...] = (
     ),
     ClauseSpec(
         "reduction", "reduction",
-        modifiers=("inscan", "task", "default"),
-        modifier_since={"inscan": 50, "task": 50, "default": 50},
+        modifiers=("inscan", "task", "default", "original()"),
+        modifier_since={"inscan": 50, "task": 50, "default": 50, "original()": 60},
         colon_required=True,
         doc="Private copies combined with the reduction identifier at the end of the region.",
     ),

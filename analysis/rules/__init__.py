@@ -279,9 +279,14 @@ class WorkspaceContext:
             from ..propagation import DeviceGraph
             self.graph = DeviceGraph(self.options.propagation if self.options else "spec")
         if self.__dict__.get("_synced") is not True:
-            self.graph.sync(self.files)
+            from ..programs import in_build_of
+            self.graph.sync(self.files, in_build_of(self.database))
             self.__dict__["_synced"] = True
         return self.graph
+
+    def same_program(self, a: str, b: str) -> bool:
+        """Whether two files are linked into one program (programs.partition)."""
+        return self.device_graph.programs.same(a, b)
 
 
 @dataclass(frozen=True)

@@ -426,7 +426,7 @@ def interface_mismatch(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     for path, ctx, scope, mark in bodies:
         iface = scope.symbol
         assert iface is not None
-        found = definitions.get(iface.bind_name or iface.key, [])
+        found = [d for d in definitions.get(iface.bind_name or iface.key, []) if ws.same_program(path, d[0])]
         if len(found) != 1:
             continue  # no definition in the workspace, or several: nothing certain
         def_path, def_ctx, def_sym = found[0]
@@ -464,7 +464,7 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
     """A common block named in declare target in one program unit must be named so in every
     unit with a COMMON statement for it, after the last such statement."""
     files = _fortran_files(ws)
-    marked: dict[str, tuple[str, FileContext, ListItem]] = {}
+    marks: dict[str, list[tuple[str, FileContext, ListItem]]] = {}
     for path, ctx in files:
         if not ctx.has_declare_target:
             continue
@@ -473,10 +473,16 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
                 continue
             for item in _list_items(d):
                 if item.common_block and item.name:
-                    marked.setdefault(f"/{item.name.lower()}/", (path, ctx, item))
-    if not marked:
+                    marks.setdefault(f"/{item.name.lower()}/", []).append((path, ctx, item))
+    if not marks:
         return
     for path, ctx in files:
+        # the first mark of each common block in this file's program (another program's COMMON
+        # statements are another block)
+        marked = {key: found[0] for key, found in
+                  ((key, [m for m in ms if ws.same_program(path, m[0])]) for key, ms in marks.items()) if found}
+        if not marked:
+            continue
         model = ctx.model
         directives = [d for d in ctx.directives if d.name == DECLARE_TARGET] if ctx.has_declare_target else []
         for unit in model.root.walk():
@@ -553,6 +559,8 @@ def bind_c_entity_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str
         declared: list[tuple[str, Symbol]] = []
         marked = False
         for c_path, c in c_files:
+            if not ws.same_program(path, c_path):
+                continue
             hits, is_marked = _c_declarations(c, name, kind)
             marked = marked or is_marked
             declared.extend((c_path, s) for s in hits)

@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Iterator
 
 from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
-from ..compile_commands import resolve_include
 from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..diagnostics import Finding, Fix, Related
 from ..propagation import DeviceGraph, Entity, Step, describe_chain
@@ -150,8 +149,9 @@ def nohost_procedure_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Findin
 
 # -- OMP403 -----------------------------------------------------------------------------------------
 def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
-    """What the file makes device code by itself: its target regions and its own marks,
-    followed through its own references (implicit marks exist only in the defining file)."""
+    """What the file makes device code by itself: its target regions and its marks (its own and
+    those of the headers it includes), followed through its own references (implicit marks exist
+    only in the defining file)."""
     cache = ws.__dict__.setdefault("_local_device", {})
     found = cache.get(path)
     if found is not None:
@@ -164,7 +164,9 @@ def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
         if target is not None and not e.host and e.kind in (CALL, USE) and target.kind == PROCEDURE_ENTITY:
             succ.setdefault(e.source, []).append(e.target)
     todo = [r.key for r in fg.roots]
-    todo += [m.key for m in fg.marks if m.device_type != "host" and not m.link]
+    # its own marks, and those of the headers its translation unit reads
+    for g in [fg, *(graph.files[h] for h in graph.programs.units.get(path, ()) if h in graph.files)]:
+        todo += [m.key for m in g.marks if m.device_type != "host" and not m.link]
     found = set(todo)
     while todo:
         for v in succ.get(todo.pop(), ()):
@@ -176,8 +178,9 @@ def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
 
 
 def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
-    """Whether a user header of the file may hold a declare target for `name`: one the
-    workspace does not hold and that cannot be read, or one that spells both."""
+    """Whether a header of the file's translation unit that the workspace does not hold may hold
+    a declare target for `name`: one that cannot be found, or one that spells both (the
+    workspace's own headers are analysed: their marks are in the device graph)."""
     headers = _headers(ws, path)
     if headers is None:
         return True       # an unknown header: it may mark anything
@@ -186,26 +189,28 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
 
 
 def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
-    """The texts of the file's user headers that spell `declare target` (read once per file and
-    run); None when one cannot be found or read."""
+    """The texts of the file's headers outside the workspace that spell `declare target` (read
+    once per file and run); None when one of its `#include "..."` cannot be found."""
     cache: dict[str, list[bytes] | None] = ws.__dict__.setdefault("_headers", {})
     if path in cache:
         return cache[path]
-    fg = ws.device_graph.files.get(path)
-    by_name = ws.__dict__.setdefault("_by_basename", {})
-    if not by_name:
-        for p in ws.files:
-            by_name.setdefault(os.path.basename(p), []).append(p)
-    entry = ws.database.entry_for(path) if ws.database is not None else None
+    ctx = ws.files.get(path)
+    configuration = ctx.configuration if ctx is not None else None
     out: list[bytes] | None = []
-    for header in fg.user_includes if fg is not None else ():
-        texts = [ws.files[p].document.source for p in by_name.get(os.path.basename(header), [])]
-        if not texts:
-            texts = _read_header(resolve_include(header, path, entry) if path else None)
+    if configuration is None or configuration.unresolved:
+        out = None
+    else:
+        held = ws.__dict__.get("_held")
+        if held is None:
+            held = ws.__dict__["_held"] = {os.path.normcase(os.path.abspath(p)) for p in ws.files}
+        for header in configuration.translation_unit:
+            if os.path.normcase(os.path.abspath(header)) in held:
+                continue
+            texts = _read_header(header)
             if texts is None:
                 out = None
                 break
-        out.extend(t for t in texts if _DECLARE_TARGET.search(t))
+            out.extend(t for t in texts if _DECLARE_TARGET.search(t))
     cache[path] = out
     return out
 
@@ -412,6 +417,15 @@ def indirect_call_without_indirect(ws: WorkspaceContext) -> Iterator[tuple[str, 
 
 
 # -- OMP407 -----------------------------------------------------------------------------------------
+def _complete_programs(ws: WorkspaceContext) -> set[str]:
+    """The files of programs the workspace holds whole: their entry point is there (a use whose
+    definition no file of such a program holds is defined nowhere the build can see)."""
+    graph = ws.device_graph
+    scopes = graph.programs.scopes
+    entries = {scopes.get(p, "") for p, g in graph.files.items() if g.has_main}
+    return {p for p in graph.files if scopes.get(p, "") in entries}
+
+
 def _recursive(graph: DeviceGraph) -> set[tuple[str, str]]:
     """Call edges (source, target) that close a cycle among device procedures."""
     succ: dict[str, set[str]] = {}
@@ -441,10 +455,11 @@ def _recursive(graph: DeviceGraph) -> set[tuple[str, str]]:
 def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
     limits = unsupported(ws.options.device_toolchains if ws.options else ())
-    program = any(g.has_main for g in graph.files.values())
     cycles = _recursive(graph) if RECURSION in limits else set()
+    complete = _complete_programs(ws)
+    reported: set[tuple[str, str]] = set()
     for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and (
-            bool(limits) or (program and not e.definitions and not e.marks))):
+            bool(limits) or (bool(complete) and not e.definitions and not e.marks))):
         if edge.kind != CALL or not _on_device(graph, edge):
             continue
         if (edge.source, edge.target) in cycles:
@@ -455,7 +470,13 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
             names = ", ".join(limits[VARIADIC])
             message = (f"'{target.name}' is variadic and called in device code: {names} cannot compile "
                        f"{WHY[VARIADIC]}; give it a fixed parameter list")
-        elif program and not target.definitions and not target.marks and not library_routine(target.name):
+        elif path in complete and not target.definitions and not target.marks and not library_routine(target.name) \
+                and any(p != path for p, _ in target.declarations) and (path, target.key) not in reported \
+                and not _header_may_mark(ws, path, target.name):
+            # (declared in another file: a library's header, whose body the host link finds in the
+            # library and the device link nowhere; one the calling file declares itself and no file
+            # defines fails the host link as well, which says so)
+            reported.add((path, target.key))
             message = (f"'{target.name}' is called in device code but no file of the program defines it: its "
                        "device version cannot exist, so the device link fails; define it in a file of the "
                        "program (or mark it declare target if a device library provides it)")
