@@ -21,7 +21,7 @@ from .units import Includer, Unit
 from .units.commands import command_language, entry_environment, extended
 from .units.configuration import Environment
 from .units.headers import DISK, Headers
-from .units.translation import AMBIGUOUS, choose, header_language, included_files, includers_of
+from .units.translation import AMBIGUOUS, choose, header_language, included_files, includers_of, is_header
 
 
 @dataclass(frozen=True)
@@ -100,19 +100,29 @@ def analyze_files(documents: dict[str, Document], options: Options | None = None
             progress(path)
 
     for path, doc in documents.items():
-        if path not in includers:
+        if path not in includers and not is_header(path):
             run(path, _in_language(path, doc, [], build), None)
-    waiting = [p for p in documents if p in includers]
+    # the files each header is entered from: its includers, and the translation units' own files
+    # that reach it through other headers (where the build first enters it)
+    keys = {_key(p): p for p in documents}
+    for root in [p for p in analyses]:
+        configuration = analyses[root].configuration
+        for header in configuration.entries if configuration is not None else ():
+            found = keys.get(_key(header))
+            if found is not None and found != root and root not in includers.setdefault(found, []):
+                includers[found].append(root)
+    waiting = [p for p in documents if p in includers and p not in analyses]
     while waiting:   # headers whose includers are analysed (nested headers wait a round)
         ready = [p for p in waiting if any(i in analyses for i in includers[p])]
         if not ready:
             break
         for path in ready:
-            found = header_context(path, includers[path], analyses, build)
+            found = header_context(path, includers[path], analyses, build, set(includers))
             languages = [analyses[i].document.language for i in includers[path] if i in analyses]
             run(path, _in_language(path, documents[path], languages, build), found)
         waiting = [p for p in waiting if p not in analyses]
-    for path in waiting:   # included only by files that are themselves included in a cycle
+    for path in [*waiting, *(p for p in documents if p not in analyses and p not in waiting)]:
+        # included by no file the build compiles (or only in a cycle): read alone
         run(path, _in_language(path, documents[path], [], build), None)
     return {path: analyses[path] for path in documents}
 
@@ -127,12 +137,15 @@ def _in_language(path: str, document: Document, includers: list[Language], build
     return Document(document.source, language, document.version)
 
 
-def header_context(path: str, includers: list[str], analyses: dict[str, FileAnalysis], build: Build) -> Includer | None:
-    """The includer a header is read in: one whose build compiles the include (those in the
-    compile database first, then C++ ones, then by path), and where the include stands there."""
+def header_context(path: str, includers: list[str], analyses: dict[str, FileAnalysis], build: Build,
+                   headers: set[str] = frozenset()) -> Includer | None:  # type: ignore[assignment]
+    """The includer a header is read in: one whose build enters it (files no other includes
+    first, then those in the compile database, then C++ ones, then by path), and where it first
+    enters it. `headers`: the files that others include."""
     def preferred(p: str) -> tuple[object, ...]:
         analysis = analyses.get(p)
-        return (build.entry(p) is None, analysis is None or analysis.document.language is not Language.CPP)
+        return (p in headers, build.entry(p) is None,
+                analysis is None or analysis.document.language is not Language.CPP)
     for includer in choose([p for p in includers if p in analyses], preferred):
         found = includer_context(includer, analyses[includer], path)
         if found is not None:
@@ -145,12 +158,13 @@ def includer_context(includer: str, analysis: FileAnalysis, header: str) -> Incl
     configuration, ctx = analysis.configuration, analysis.context
     if configuration is None or ctx is None:
         return None
-    key = _key(header)
-    site = next((s for s in configuration.includes if s.path is not None and _key(s.path) == key), None)
-    if site is None:
-        return None
-    offset = site.span[0]
-    macros = configuration.macros_at(offset) or {}
+    entry = configuration.entry(header)
+    if entry is None:
+        key = _key(header)
+        entry = next((e for p, e in configuration.entries.items() if _key(p) == key), None)
+        if entry is None:
+            return None
+    offset, macros = entry
     function, target = _enclosing(ctx, offset)
     return Includer(includer, offset, macros, function, target)
 

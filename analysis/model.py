@@ -460,14 +460,16 @@ def is_target_region(d: Directive) -> bool:
     return not name.startswith(("target data", "target enter", "target exit", "target update"))
 
 
-def build_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:
-    """The program model of one file (never raises on odd input: gives up on parts instead)."""
+def build_model(document: Document, directives: list[Directive], structure: Structure,
+                fragment: str | None = None) -> FileModel:
+    """The program model of one file (never raises on odd input: gives up on parts instead).
+    `fragment`: C/C++: the function whose body includes the file (see model_c)."""
     if document.language.is_fortran:
         from .model_fortran import build_fortran_model
         model = build_fortran_model(document, directives, structure)
     else:
         from .model_c import build_c_model
-        model = build_c_model(document, directives, structure)
+        model = build_c_model(document, directives, structure, fragment)
     for i, d in enumerate(directives):
         if d.name == "threadprivate" and d.argument:
             for item in d.argument:

@@ -100,7 +100,8 @@ _WORD = re.compile(r"[A-Za-z_]\w*")
 
 
 class _Builder:
-    def __init__(self, document: Document, directives: list[Directive], structure: Structure) -> None:
+    def __init__(self, document: Document, directives: list[Directive], structure: Structure,
+                 fragment: str | None = None) -> None:
         self.doc = document
         self.src = document.source
         self.language = document.language
@@ -117,6 +118,8 @@ class _Builder:
             word in self.src for word in (b"import", b"export", b"module"))
         self.c_linkage: list[Span] = []           # extern "C" { ... } blocks
         self._targets: list[tuple[int, int, int]] | None = None   # (start, end, directive index)
+        # the function whose body holds the include, when the file is a header read there
+        self.fragment: str | None = fragment
         self._target_starts: list[int] = []
         self._target_parents: list[int] = []
 
@@ -146,6 +149,15 @@ class _Builder:
             self.model.complete = False
             return self.model
         root = tree.root_node
+        if self.fragment is not None:
+            # a header included inside a function body: its text is that function's body
+            fscope = Scope("function", self.fragment, (0, len(self.src)), self.model.root)
+            self.model.root.children.append(fscope)
+            defer(fscope, lambda: self.body(root, fscope))
+            self.finish()
+            self.model.reference_builder = self.references
+            self.model.use_finder = self.first_use
+            return self.model
         if root.has_error and _error_outside_bodies(root):
             self.model.complete = False   # (an error inside a function body: that function's scope, read_body)
         self.top(root, self.model.root, False)
@@ -801,9 +813,12 @@ def named_by(model: FileModel, source: bytes, ref: Reference) -> list[Symbol]:
     return [s for s in model.named(ref.key) if s.name_span[0] < start and s.scope.kind in _NAMESPACE_SCOPES
             and (s.qualified == want or s.qualified.endswith("::" + want))]
 
-def build_c_model(document: Document, directives: list[Directive], structure: Structure) -> FileModel:
+def build_c_model(document: Document, directives: list[Directive], structure: Structure,
+                  fragment: str | None = None) -> FileModel:
+    """The model of a C/C++ file; `fragment`: the function whose body includes it (a header whose
+    text is statements of that body)."""
     try:
-        return _Builder(document, directives, structure).build()
+        return _Builder(document, directives, structure, fragment).build()
     except RecursionError:
         model = FileModel(document.language, Scope("file", "", (0, len(document.source))),
                           includes=find_includes(document.source, False))

@@ -52,6 +52,21 @@ class Programs:
     links: dict[str, frozenset[str]] = field(default_factory=dict)   # path -> the files its uses link to
     ambiguous: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # path -> name -> files
 
+    def same_unit(self, a: str, b: str) -> bool:
+        """Whether one translation unit holds both files (a file and what it includes)."""
+        if a == b:
+            return True
+        roots = self.__dict__.get("_roots")
+        if roots is None:
+            roots = {}
+            included = {h for unit in self.units.values() for h in unit}
+            for root, unit in self.units.items():
+                if root not in included:
+                    for f in (root, *unit):
+                        roots.setdefault(f, set()).add(root)
+            self.__dict__["_roots"] = roots
+        return bool(roots.get(a, set()) & roots.get(b, set()))
+
     def same(self, a: str, b: str) -> bool:
         """Whether two files are in one program (a header shared by programs is in each)."""
         sa, sb = self.scopes.get(a, ""), self.scopes.get(b, "")

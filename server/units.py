@@ -50,7 +50,7 @@ class TranslationUnits:
         includer = None
         includers = sorted(self.includers.get(path, ()))
         if includers:
-            includer = header_context(path, includers, self.analyses, build)
+            includer = header_context(path, includers, self.analyses, build, set(self.includers))
         if os.path.splitext(path)[1] in AMBIGUOUS or build.command_language(path) is not None:
             langs = [self.analyses[i].document.language for i in includers if i in self.analyses]
             language = header_language(path, b"" if langs else self._text(path), langs,
@@ -69,7 +69,7 @@ class TranslationUnits:
         may have changed (to be analysed again)."""
         before = {h for h, who in self.includers.items() if path in who}
         configuration = analysis.configuration if analysis is not None else None
-        now = {s.path for s in configuration.includes if s.path is not None} if configuration is not None else set()
+        now = set(configuration.entries) if configuration is not None else set()
         for header in before - now:
             self.includers[header].discard(path)
             if not self.includers[header]:
@@ -83,7 +83,8 @@ class TranslationUnits:
         if used is None or header not in self.analyses:
             return False
         includers = sorted(self.includers.get(header, ()))
-        found = header_context(header, includers, self.analyses, self.build()) if includers else None
+        found = header_context(header, includers, self.analyses, self.build(), set(self.includers)) \
+            if includers else None
         return _key(found) != _key(used.includer)
 
     def analyse_again(self: OmpLanguageServer, path: str) -> None:

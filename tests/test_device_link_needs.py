@@ -24,9 +24,12 @@ def _undefined(tmp_path: Path, program: Path) -> set[str]:
 
 
 def _named(program: Path) -> dict[str, set[str]]:
-    """code -> the names omp-lsp's findings are about (the first quoted name of each message)."""
+    """code -> the names omp-lsp's findings are about (the first quoted name of each message), the
+    program's folder (its headers) analysed with it."""
     path = str(program)
-    findings = analyze_workspace({path: Document(program.read_text(encoding="utf-8"), Language.C)})[path].findings
+    documents = {str(p): Document(p.read_text(encoding="utf-8"), Language.C) for p in FOLDER.iterdir()
+                 if p == program or p.suffix == ".h"}
+    findings = analyze_workspace(documents)[path].findings
     out: dict[str, set[str]] = {}
     for f in findings:
         out.setdefault(f.code, set()).add(re.search(r"'([^']+)'", f.message).group(1))  # type: ignore[union-attr]

@@ -162,7 +162,9 @@ def test_project_headers_define_macros_and_system_headers_are_not_read(tmp_path)
     assert found.translation_unit == (str(tmp_path / "inc" / "config.h"), str(tmp_path / "inc" / "more.h"))
     assert [(s.header, s.angle, s.path is not None) for s in found.includes] == \
         [("config.h", False, True), ("stdio.h", True, False)]
-    assert "USE_OFFLOAD" in (found.macros_at(found.includes[1].span[0]) or {})
+    entry = found.entry(str(tmp_path / "inc" / "more.h"))   # entered through config.h
+    assert entry is not None and entry[0] == found.includes[0].span[0] and "USE_OFFLOAD" in entry[1]
+    assert found.entry(str(tmp_path / "inc" / "config.h")) is not None
 
 
 def test_forced_includes(tmp_path) -> None:

@@ -86,7 +86,9 @@ class FileContext:
         record_structure("model", self.document)
         if self._model is None:
             from ..model import build_model
-            self._model = build_model(self.document, self.directives, self.structure)
+            includer = self.configuration.includer if self.configuration is not None else None
+            self._model = build_model(self.document, self.directives, self.structure,
+                                      includer.function if includer is not None else None)
             for span in self.__dict__.pop("_expand_first", ()):   # procedure_edit: as the rules left it
                 self._model.expand(span)
         return self._model

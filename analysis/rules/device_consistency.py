@@ -233,8 +233,10 @@ def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Fin
         if edge.kind not in (CALL, USE):
             continue
         homes = {p for p, _ in target.definitions}
-        if not homes or path in homes or not _on_device(graph, edge):
-            continue
+        if not homes or not _on_device(graph, edge) or any(graph.programs.same_unit(path, p) for p in homes):
+            continue   # (defined in the caller's translation unit: a header, a file it includes)
+        if len(homes) > 1:
+            continue   # defined in several files of the program: which one the build links is not known
         # a mark in another file (a prototype marked in the caller's file) creates no device version
         if any(target.key in _local_device(ws, p) or _header_may_mark(ws, p, target.name) for p in homes):
             continue

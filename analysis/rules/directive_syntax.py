@@ -67,6 +67,10 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
     if tree is None:
         return
     scopes = _TopLevel(tree)
+    # a header included inside a function body (kernels kept in a header): its top level is
+    # that function's body
+    includer = ctx.configuration.includer if ctx.configuration is not None else None
+    fragment = includer is not None and includer.function is not None
     for _, d in ctx.each_directive():
         spec = d.spec
         if spec is None or d.raw.in_macro:
@@ -76,6 +80,8 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
         if not file_scope_only and not executable:
             continue
         scope = scopes.scope(d.raw.span[0])
+        if fragment and scope == "file":
+            scope = "function"
         if scope == "function" and file_scope_only:
             yield Finding("OMP008", f"'{d.name}' must be at file or namespace scope, not inside a function body",
                           d.name_span)

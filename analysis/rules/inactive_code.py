@@ -26,7 +26,7 @@ def directives_in_inactive_code(ctx: FileContext) -> Iterator[Finding]:
     numbers = [str(lines.line_of(g.branch.line[0]) + 1) for g in guarded]
     ways: dict[str, None] = {}
     for g in guarded:
-        ways[" and ".join(g.enable) if g.enable else f"set {', '.join(g.names)}"] = None
+        ways[" and ".join(g.enable) if g.enable else f"give {' and '.join(g.names)} other values"] = None
     first = next(iter(ways))
     name = first.split(" ", 1)[1] if first.startswith("define ") and " and " not in first else None
     message = (f"{count} OpenMP directive{'s' if count != 1 else ''} in code this build does not compile "

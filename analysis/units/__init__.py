@@ -8,19 +8,8 @@ from __future__ import annotations
 
 from ..records import dataclass
 from ..syntax import Document, Language, LineIndex
-from .configuration import Configuration, Environment, configure, masked
+from .configuration import Configuration, Environment, Includer, configure, masked
 from .headers import DISK, Headers
-from .macros import Macro
-
-
-@dataclass(frozen=True)
-class Includer:
-    """Where a header is read when it is analysed in an includer's translation unit."""
-    path: str                          # the includer
-    offset: int                        # where its `#include` stands
-    macros: dict[str, Macro]           # what was defined there
-    function: str | None = None        # the function whose body holds the include (a code fragment)
-    target: bool = False               # the include stands inside a target region
 
 
 @dataclass(frozen=True)
@@ -45,6 +34,7 @@ def prepare(document: Document, unit: Unit | None, openmp_version: int, path: st
     includer = unit.includer
     configuration = configure(document.source, language_name(document.language), path, unit.environment,
                               openmp_version, unit.headers, includer.macros if includer is not None else None)
+    configuration.includer = includer
     text = masked(document.source, configuration)
     if text is document.source:
         return document, configuration

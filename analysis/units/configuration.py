@@ -42,6 +42,16 @@ class Environment:
 
 
 @dataclass(frozen=True)
+class Includer:
+    """Where a header is read when it is analysed in an includer's translation unit."""
+    path: str                          # the includer
+    offset: int                        # where its `#include` stands
+    macros: dict[str, Macro]           # what was defined there
+    function: str | None = None        # the function whose body holds the include (a code fragment)
+    target: bool = False               # the include stands inside a target region
+
+
+@dataclass(frozen=True)
 class Branch:
     """One branch of an `#if` group: its conditional line and the text up to the next one."""
     keyword: str
@@ -74,6 +84,7 @@ class IncludeSite:
 class Configuration:
     branches: list[Branch] = field(default_factory=list)
     blanks: list[Span] = field(default_factory=list)       # sorted, disjoint: what the analysis does not read
+    comments: list[Span] = field(default_factory=list)     # comments inside active directive lines (blanked too)
     inactive: list[Span] = field(default_factory=list)     # inactive branches' bodies (the editor's view)
     includes: list[IncludeSite] = field(default_factory=list)
     guarded: list[Guarded] = field(default_factory=list)
@@ -82,9 +93,13 @@ class Configuration:
     names: frozenset[str] = frozenset()                    # every macro name defined at any point
     translation_unit: tuple[str, ...] = ()                 # project files the file includes, transitively
     unresolved: tuple[str, ...] = ()                       # `#include "..."` the project does not hold
+    includer: Includer | None = None                       # a header read in an includer's translation unit
 
     def __post_init__(self) -> None:
-        self.at_includes: dict[int, dict[str, Macro]] = {}   # include offset -> macros defined there
+        # project file -> (the offset of this file's include that leads to it, the macros defined
+        # where the build first enters it): where a header is read (a second include of it is
+        # empty, its guard defined)
+        self.entries: dict[str, tuple[int, dict[str, Macro]]] = {}
 
     def active(self, offset: int) -> bool:
         """Whether the build compiles the text at `offset` (not in an inactive branch)."""
@@ -92,9 +107,10 @@ class Configuration:
         i = bisect_right(self.inactive, (offset, 1 << 62)) - 1
         return not (i >= 0 and self.inactive[i][0] <= offset < self.inactive[i][1])
 
-    def macros_at(self, offset: int) -> dict[str, Macro] | None:
-        """The macros defined where the include at `offset` stands (None: no include there)."""
-        return self.at_includes.get(offset)
+    def entry(self, path: str) -> tuple[int, dict[str, Macro]] | None:
+        """Where the build first enters the project file `path`: (the offset of this file's
+        include that leads there, the macros defined then); None when it never does."""
+        return self.entries.get(path)
 
 
 _BLANK = bytes(b if b in (0x0A, 0x0D) else 0x20 for b in range(256))
@@ -105,7 +121,9 @@ _RESERVED = re.compile(r"__|_[A-Z]")
 
 
 def masked(source: bytes, configuration: Configuration) -> bytes:
-    """The text the analysis reads: the configuration's blanks made blank, line ends kept."""
+    """The text the analysis reads: the configuration's blanks made blank, line ends kept (a
+    comment inside a directive line that spans lines keeps the line going with a backslash, as
+    the comment did)."""
     if not configuration.blanks:
         return source
     parts: list[bytes] = []
@@ -115,7 +133,19 @@ def masked(source: bytes, configuration: Configuration) -> bytes:
         parts.append(source[start:end].translate(_BLANK))
         at = end
     parts.append(source[at:])
-    return b"".join(parts)
+    text = b"".join(parts)
+    spliced = [(s, e) for s, e in configuration.comments if b"\n" in source[s:e]]
+    if not spliced:
+        return text
+    out = bytearray(text)
+    for s, e in spliced:
+        nl = source.find(b"\n", s, e)
+        while nl >= 0:
+            k = nl - 1 if nl > s and source[nl - 1] == 0x0D else nl
+            if k > s:
+                out[k - 1] = 0x5C
+            nl = source.find(b"\n", nl + 1, e)
+    return bytes(out)
 
 
 class _Frame:
@@ -146,6 +176,8 @@ class _Walk:
         self.tu: dict[str, None] = {}
         self.unresolved: dict[str, None] = {}
         self.once: set[str] = set()
+        self.site = -1     # the offset of the main file's include being followed
+        self.entries: dict[str, tuple[int, dict[str, Macro]]] = {}
 
     # -- conditions -------------------------------------------------------------------------
     def holds(self, keyword: str, text: bytes | str, macros: dict[str, Macro] | None = None,
@@ -209,6 +241,8 @@ class _Walk:
                 self.unresolved[header] = None
             return header, angle, None
         self.tu[found] = None
+        if found not in self.entries and self.site >= 0:
+            self.entries[found] = (self.site, dict(self.macros))
         if depth < MAX_INCLUDE_DEPTH and found not in self.once:
             self.header(found, depth + 1)
         return header, angle, found
@@ -315,20 +349,22 @@ def configure(source: bytes, language: str, path: str = "", environment: Environ
             continue
         if frames and not frames[-1].active:
             continue
+        out.comments.extend(line.comments)
         if kw == "define":
             walk.define(line, path)
         elif kw == "undef":
             walk.undef(line)
         elif kw in ("include", "import", "include_next"):
-            out.at_includes[line.start] = dict(walk.macros)
+            walk.site = line.start
             header, angle, found = walk.include(line, folder, 0)
             out.includes.append(IncludeSite((line.start, line.end), header, angle, found))
     for frame, line in open_branch:   # groups the file leaves open: their branches run to its end
         _add_branch(out, frame, line, len(source), source, walk, frames)
     out.inactive.sort()
-    out.blanks = _union(blanks, out.inactive)
+    out.blanks = _union(_union(blanks, out.inactive), out.comments)
     out.macros, out.names = walk.macros, frozenset(walk.names)
     out.translation_unit, out.unresolved = tuple(walk.tu), tuple(walk.unresolved)
+    out.entries = walk.entries
     return out
 
 
@@ -365,10 +401,10 @@ def _add_branch(out: Configuration, frame: _Frame, line: Line, end: int, source:
     out.inactive.append((body_start, end))
     count = len((_OPENMP_FORTRAN if walk.fortran else _OPENMP_C).findall(source, body_start, end))
     if count:
-        # the conditions that must change: the enclosing groups' taken branches, this group's
-        # earlier branches (false) and its own
-        chain = [(f.keyword, f.condition, True) for f in frames if f is not frame and f.active]
-        chain += [(kw, cond, False) for kw, cond in frame.conditions[:-1]]
+        # the conditions that must change: this group's earlier branches (false) and its own
+        # (the enclosing groups' branches are taken; what they read may have changed since, as
+        # an include guard they define)
+        chain = [(kw, cond, False) for kw, cond in frame.conditions[:-1]]
         chain.append((frame.keyword, frame.condition, True))
         found = _guarded(branch, count, chain, walk)
         if found is not None:
@@ -431,5 +467,5 @@ def _union(a: list[Span], b: list[Span]) -> list[Span]:
     return out
 
 
-__all__ = ["Branch", "Configuration", "Environment", "Guarded", "IncludeSite", "configure", "initial_macros",
-           "masked"]
+__all__ = ["Branch", "Configuration", "Environment", "Guarded", "IncludeSite", "Includer", "configure",
+           "initial_macros", "masked"]

@@ -18,6 +18,7 @@ class Line:
     end: int         # the end of its last physical line (before the newline)
     keyword: str     # "if", "ifdef", "define", "include", "pragma" ..., "" for a null directive
     text: bytes      # after the keyword: continuations spliced, comments blanked, stripped
+    comments: tuple[tuple[int, int], ...] = ()   # the comments inside it (source spans)
 
 
 CONDITIONAL = frozenset({"if", "ifdef", "ifndef", "elif", "elifdef", "elifndef", "else", "endif"})
@@ -61,7 +62,7 @@ def _scan_c(src: bytes) -> list[Line]:
             if line < 0:
                 pos = at + 1
                 continue
-            found, pos = _directive(src, line, at, comments=True)
+            found, pos = _directive(src, line, at, comments_too=True)
             out.append(found)
         elif c == 0x2F:  # '/'
             if src[at + 1] == 0x2A:   # block comment
@@ -98,7 +99,7 @@ def _scan_fortran(src: bytes) -> list[Line]:
         if m is None:
             return out
         hash_at = m.end() - 1
-        found, pos = _directive(src, m.start(), hash_at, comments=True)
+        found, pos = _directive(src, m.start(), hash_at, comments_too=True)
         out.append(found)
 
 
@@ -117,7 +118,7 @@ def _logical_line_end(src: bytes, at: int) -> int:
         return nl
 
 
-def _directive(src: bytes, line: int, hash_at: int, comments: bool) -> tuple[Line, int]:
+def _directive(src: bytes, line: int, hash_at: int, comments_too: bool) -> tuple[Line, int]:
     """The directive line whose '#' is at `hash_at`; the offset to scan on from."""
     m = _KEYWORD.match(src, hash_at)
     assert m is not None
@@ -130,6 +131,7 @@ def _directive(src: bytes, line: int, hash_at: int, comments: bool) -> tuple[Lin
         end = stop - 1 if stop > body and src[stop - 1] == 0x0D else stop
         return Line(line, end, keyword, src[body:end].strip(b" \t\r\f\v")), end
     parts: list[bytes] = []
+    comments: list[tuple[int, int]] = []
     i = body
     run = body
     n = len(src)
@@ -149,15 +151,17 @@ def _directive(src: bytes, line: int, hash_at: int, comments: bool) -> tuple[Lin
             i += 3
             run = i
             continue
-        if comments and c == 0x2F and src[i + 1:i + 2] == b"*":
+        if comments_too and c == 0x2F and src[i + 1:i + 2] == b"*":
             parts.append(src[run:i])
             parts.append(b" ")
             close = src.find(b"*/", i + 2)
+            comments.append((i, n if close < 0 else close + 2))
             i = n if close < 0 else close + 2
             run = i
             continue
-        if comments and c == 0x2F and src[i + 1:i + 2] == b"/":
+        if comments_too and c == 0x2F and src[i + 1:i + 2] == b"/":
             parts.append(src[run:i])
+            comments.append((i, _logical_line_end(src, i)))
             i = _logical_line_end(src, i)
             run = i
             continue
@@ -171,7 +175,7 @@ def _directive(src: bytes, line: int, hash_at: int, comments: bool) -> tuple[Lin
     if i >= n:
         end = n
     text = b"".join(parts).strip(b" \t\r\f\v")
-    return Line(line, end, keyword, text), end
+    return Line(line, end, keyword, text, tuple(comments)), end
 
 
 __all__ = ["CONDITIONAL", "OPENING", "Line", "scan"]
