@@ -148,6 +148,7 @@ class DeviceRow:
     span: Span
     line: int                       # 1-based
     chain: tuple[Step, ...]
+    defined_in: tuple[str, ...] = ()   # several files of one program define it: which one links is not known
 
 
 def _propagates(edge: Edge, target_kind: str) -> bool:
@@ -691,8 +692,9 @@ class DeviceGraph:
             line = graph.line(decl.symbol.name_span[0]) if graph is not None else 0
             fact = self.fact(key)
             assert fact is not None
+            homes = sorted({p for p, _ in e.definitions})
             out.append(DeviceRow(e.name, key, e.kind, fact.device_type, fact.explicit, path,
-                                 decl.symbol.name_span, line, fact.chain))
+                                 decl.symbol.name_span, line, fact.chain, tuple(homes) if len(homes) > 1 else ()))
         out.sort(key=lambda r: (r.path, r.span[0], r.name))
         return out
 

@@ -201,7 +201,8 @@ def device_rows(graph: DeviceGraph, files: dict[str, LineIndex], paths: set[str]
             where = _pos(step_lines, step.span[0]) if step_lines is not None else (0, 0)
             chain.append({"label": step.label, "file": step.path, "line": where[0], "column": where[1]})
         rows.append({"name": r.name, "kind": r.kind, "device_type": r.device_type,
-                     "explicit": r.explicit, "file": r.path, "line": line, "column": col, "chain": chain})
+                     "explicit": r.explicit, "file": r.path, "line": line, "column": col, "chain": chain,
+                     **({"defined_in": list(r.defined_in)} if r.defined_in else {})})
     return rows
 
 
@@ -212,13 +213,22 @@ def write_device_map_json(graph: DeviceGraph, files: dict[str, LineIndex], out: 
     out.write("\n")
 
 
+def _defined_in(paths: list[str]) -> str:
+    """`defined in a.c and in b.c`: an entity several files of one program define."""
+    if not paths:
+        return ""
+    return f"(defined in {' and in '.join(os.path.basename(p) for p in paths)})"
+
+
 def write_device_map_text(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO,
                           paths: set[str] | None = None) -> None:
     """One line per entity: where, kind, name, device type, how it got it, and the chain."""
     rows = device_rows(graph, files, paths)
     table = [(f"{r['file']}:{r['line']}", r["kind"], r["name"], r["device_type"],
               "explicit" if r["explicit"] else ("implicit" if r["device_type"] != "none" else "-"),
-              " → ".join(f"{s['label']} ({os.path.basename(s['file'])}:{s['line']})" for s in r["chain"]))
+              "  ".join(part for part in (
+                  " → ".join(f"{s['label']} ({os.path.basename(s['file'])}:{s['line']})" for s in r["chain"]),
+                  _defined_in(r.get("defined_in", ()))) if part))
              for r in rows]
     header = ("location", "kind", "name", "device type", "how", "chain")
     widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h) for i, h in enumerate(header[:-1])]

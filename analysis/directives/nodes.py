@@ -144,6 +144,7 @@ class Directive:
     end_of: str | None = None                # Fortran "end X": the name X it closes
     uses_macros: bool = False                # C/C++: a macro stands for part of it (rules stay cautious)
     suggestion: str | None = None            # unknown name: the directive it was probably meant to be
+    malformed: bool = False                  # its clauses or arguments could not be read (OMP002, OMP004)
 
     @property
     def span(self) -> Span:

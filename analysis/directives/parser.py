@@ -1291,6 +1291,7 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
         state = _Parse(raw, language, version, macros)
         directive = state.run()
         directive.uses_macros = state.saw_macro
+        directive.malformed = any(f.code in ("OMP002", "OMP004") for f in state.findings)
         if len(_cache) >= _CACHE_LIMIT:
             _cache.pop(next(iter(_cache)))
         _cache[key] = (base, directive, state.findings)

@@ -41,8 +41,8 @@ def is_delimited_declare_target(d: Directive) -> bool:
     """A C/C++ `declare target` (not `begin`) that opens a region: the clause-less 5.0/5.1 form,
     or `declare target indirect [device_type(...)]`, which clang (and LLVM's own tests) read as
     the start of a region although the grammar has only `begin declare target indirect`."""
-    if d.name != "declare target" or d.argument is not None:
-        return False
+    if d.name != "declare target" or d.argument is not None or d.malformed:
+        return False   # (a directive that could not be read opens nothing: its error is reported)
     if not d.clauses:
         return True
     names = {c.name for c in d.clauses}
@@ -102,7 +102,17 @@ def _c_extents(doc: Document, directives: list[Directive], out: Structure) -> No
         while (node.parent is not None and node.parent.start_byte == p
                and node.parent.type not in _STOP_AT_PARENT):
             node = node.parent
+        if node.type in _DECLARATIONS and association(d) != "declaration" and node.parent is not None \
+                and node.parent.type in _FILE_SCOPES:
+            continue   # a construct at file scope (an error of its own): no statement, the function after is not its
         out.extents[i] = (p, node.end_byte)
+
+
+# What follows a construct at file or namespace scope: declarations, not the statement it needs.
+_DECLARATIONS = frozenset({"function_definition", "declaration", "template_declaration", "class_specifier",
+                           "struct_specifier", "union_specifier", "enum_specifier", "namespace_definition",
+                           "linkage_specification", "type_definition", "alias_declaration"})
+_FILE_SCOPES = frozenset({"translation_unit", "declaration_list", "linkage_specification"})
 
 
 def _line_start(src: bytes, p: int) -> int:

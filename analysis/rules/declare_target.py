@@ -275,7 +275,9 @@ def lambda_uses_static(ctx: FileContext) -> Iterator[Finding]:
                 continue
             if var.scope.kind not in ("file", "namespace", "class") or var.specifiers & {"const", "constexpr"}:
                 continue
-            if any(m.kind == "enter" for m in binding.of(var)):
+            # every declaration of the variable (an extern in the region marks it too)
+            same = [h for h in hits if h.kind == VARIABLE and h.scope is var.scope]
+            if any(m.kind == "enter" for d in same for m in binding.of(d)):
                 continue
             reported.add(id(var))
             yield Finding("OMP110", f"the lambda uses '{ref.name}', a variable of static storage duration that is "
