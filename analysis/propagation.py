@@ -679,7 +679,18 @@ class DeviceGraph:
         self._flang = types
         return types
 
+    def _raw_key(self, key: str, path: str) -> str:
+        """An entity key without its program's scope (call_graph.qualify)."""
+        scope = self.programs.scopes.get(path, "")
+        return key[:-len(scope) - 1] if scope and key.endswith("@" + scope) else key
+
     def rows(self) -> list[DeviceRow]:
+        # (name, defining file) -> the files that define a name a use could not choose between
+        ambiguous: dict[tuple[str, str], set[str]] = {}
+        for names in self.programs.ambiguous.values():
+            for name, files in names.items():
+                for f in files:
+                    ambiguous.setdefault((name, f), set()).update(files)
         out = []
         for key, e in self.entities.items():
             if e.kind == PROGRAM_ENTITY:
@@ -693,6 +704,8 @@ class DeviceGraph:
             fact = self.fact(key)
             assert fact is not None
             homes = sorted({p for p, _ in e.definitions})
+            if len(homes) <= 1:   # or several programs' files define it, each could be the one a use links to
+                homes = sorted(ambiguous.get((self._raw_key(key, path), path), ()))
             out.append(DeviceRow(e.name, key, e.kind, fact.device_type, fact.explicit, path,
                                  decl.symbol.name_span, line, fact.chain, tuple(homes) if len(homes) > 1 else ()))
         out.sort(key=lambda r: (r.path, r.span[0], r.name))
