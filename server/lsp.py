@@ -145,6 +145,8 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         if not same:
             for header in self.note_includes(path, analysis):
                 self.analyse_again(header)
+            if self.open_at(path) is not None and _inactive(old) != _inactive(analysis):
+                self.refresh_tokens()   # the branches shown as inactive changed
 
     def release_retired(self) -> None:
         """Release the replaced analyses (the device graph and the results hold the new ones now)
@@ -419,11 +421,26 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         if self.refreshes_diagnostics:
             self.workspace_diagnostic_refresh(None)
 
+    def refresh_tokens(self) -> None:
+        """Ask the client to re-request semantic tokens (inactive branches), if it can."""
+        workspace = self.client_capabilities.workspace
+        if workspace is not None and workspace.semantic_tokens is not None and workspace.semantic_tokens.refresh_support:
+            self.workspace_semantic_tokens_refresh(None)
+
     def refresh_hints(self) -> None:
         """Ask the client to re-request inlay hints, if it can."""
         workspace = self.client_capabilities.workspace
         if workspace is not None and workspace.inlay_hint is not None and workspace.inlay_hint.refresh_support:
             self.workspace_inlay_hint_refresh(None)
+
+
+def _inactive(analysis: FileAnalysis | None) -> list[tuple[int, int]]:
+    """The lines of the branches shown as inactive (typing on a line moves no line)."""
+    configuration = analysis.configuration if analysis is not None else None
+    if configuration is None or analysis is None:
+        return []
+    lines = analysis.document.lines
+    return [(lines.line_of(a), lines.line_of(b)) for a, b in configuration.inactive]
 
 
 server = OmpLanguageServer()

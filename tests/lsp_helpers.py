@@ -31,15 +31,21 @@ def record_notifications(client: LanguageClient) -> None:
 
 def answer_requests(client: LanguageClient) -> None:
     """Answer the server's requests as an editor does, keeping them for the test: inlay hint
-    refreshes (`client.refreshes` counts them) and capability registrations (`client.registrations`,
+    refreshes (`client.refreshes` counts them), semantic token refreshes (`client.token_refreshes`)
+    and capability registrations (`client.registrations`,
     the file watchers). pytest-lsp's client has no handlers for them by itself (it counts diagnostic
     refreshes itself: `client.diagnostic_refresh_count`)."""
     client.refreshes = 0  # type: ignore[attr-defined]
+    client.token_refreshes = 0  # type: ignore[attr-defined]
     client.registrations = []  # type: ignore[attr-defined]
 
     @client.feature(lsp.WORKSPACE_INLAY_HINT_REFRESH)
     def refresh(_: None) -> None:
         client.refreshes += 1  # type: ignore[attr-defined]
+
+    @client.feature(lsp.WORKSPACE_SEMANTIC_TOKENS_REFRESH)
+    def refresh_tokens(_: None) -> None:
+        client.token_refreshes += 1  # type: ignore[attr-defined]
 
     @client.feature(lsp.CLIENT_REGISTER_CAPABILITY)
     def register(params: lsp.RegistrationParams) -> None:

@@ -85,6 +85,7 @@ class Configuration:
     branches: list[Branch] = field(default_factory=list)
     blanks: list[Span] = field(default_factory=list)       # sorted, disjoint: what the analysis does not read
     comments: list[Span] = field(default_factory=list)     # comments inside active directive lines (blanked too)
+    trailers: list[int] = field(default_factory=list)      # where an active directive line's trailing blanks start
     inactive: list[Span] = field(default_factory=list)     # inactive branches' bodies (the editor's view)
     includes: list[IncludeSite] = field(default_factory=list)
     guarded: list[Guarded] = field(default_factory=list)
@@ -124,7 +125,7 @@ def masked(source: bytes, configuration: Configuration) -> bytes:
     """The text the analysis reads: the configuration's blanks made blank, line ends kept (a
     comment inside a directive line that spans lines keeps the line going with a backslash, as
     the comment did)."""
-    if not configuration.blanks:
+    if not configuration.blanks and not configuration.trailers:
         return source
     parts: list[bytes] = []
     at = 0
@@ -135,9 +136,14 @@ def masked(source: bytes, configuration: Configuration) -> bytes:
     parts.append(source[at:])
     text = b"".join(parts)
     spliced = [(s, e) for s, e in configuration.comments if b"\n" in source[s:e]]
-    if not spliced:
+    if not spliced and not configuration.trailers:
         return text
     out = bytearray(text)
+    for at in configuration.trailers:
+        # blanks after a directive line's last word: the syntax tree would read the next line as
+        # the line's argument (`#define GPU` then blanks), or miss its end (`#include <a.h>`); a
+        # line comment over them keeps every byte in place
+        out[at:at + 2] = b"//"
     for s, e in spliced:
         nl = source.find(b"\n", s, e)
         while nl >= 0:
@@ -350,6 +356,10 @@ def configure(source: bytes, language: str, path: str = "", environment: Environ
         if frames and not frames[-1].active:
             continue
         out.comments.extend(line.comments)
+        if kw != "pragma":
+            trailing = len(source[line.start:line.end]) - len(source[line.start:line.end].rstrip(b" \t"))
+            if trailing >= 2:
+                out.trailers.append(line.end - trailing)
         if kw == "define":
             walk.define(line, path)
         elif kw == "undef":
