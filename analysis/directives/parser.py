@@ -146,6 +146,19 @@ def suggest(word: str, candidates: Iterable[str], cutoff: float = 0.6) -> str | 
 
 # ---------------------------------------------------------------- parser
 
+_LOWERED: dict[frozenset[str], frozenset[str]] = {}
+
+
+def _lowered(macros: frozenset[str]) -> frozenset[str]:
+    """The macro names in lower case (Fortran words are read in any case), made once per set."""
+    found = _LOWERED.get(macros)
+    if found is None:
+        if len(_LOWERED) > 64:
+            _LOWERED.clear()
+        found = _LOWERED[macros] = frozenset(m.lower() for m in macros)
+    return found
+
+
 def looks_like_macro(word: str, macros: frozenset[str]) -> bool:
     """A C/C++ word that may be a macro: #defined in the file, or written in capitals as macros are."""
     return bool(word) and (word in macros or (word.isupper() and word.replace("_", "").isalnum()))
@@ -177,8 +190,13 @@ class _Parse:
     # -- helpers
     def is_macro(self, word: str) -> bool:
         """C/C++ pragmas are macro-expanded: a word #defined in the file, or written in capitals
-        as macros are, may stand for anything, so it is never reported as unknown."""
-        if self.fortran or not looks_like_macro(word, self.macros):
+        as macros are, may stand for anything, so it is never reported as unknown. Preprocessed
+        Fortran expands the macros the build defines in `!$omp` lines too (not every capitalised
+        word: Fortran is written in capitals)."""
+        if self.fortran:
+            if not self.macros or word.lower() not in _lowered(self.macros):
+                return False
+        elif not looks_like_macro(word, self.macros):
             return False
         self.saw_macro = True
         return True
