@@ -40,13 +40,15 @@ C_PIECES = ["#pragma omp target map(tofrom: a[0:n]) thread_limit(-1)\n", "int a[
             "#pragma omp target data map(to: a) use_device_ptr(a)\n", "  {\n", "  }\n", "#define N 4\n", "\n",
             "#pragma omp declare variant(fv) match(device={kind(nohost)})\n", "void fv(int n);\n",
             "#pragma omp declare variant(f) match(construct={parallel}) adjust_args(need_device_ptr: n)\n",
-            "#pragma omp begin declare target device_type(host)\n", "#pragma omp end declare target\n"]
+            "#pragma omp begin declare target device_type(host)\n", "#pragma omp end declare target\n",
+            "#ifdef GPU\n", "#else\n", "#endif\n", "#define GPU\n", "#if N > 2\n"]
 F_PIECES = ["subroutine s(a)\n", "end subroutine s\n", "  real :: a(8)\n", "  a = 1.0\n",
             "!$omp target map(tofrom: a) thread_limit(-1)\n", "!$omp end target\n", "! é comment\n",
             "!$omp target teams map(to: a) &\n", "!$omp& thread_limit(4)\n", "  !$omp target device(ancestor: 1)\n",
             "!$omp target data map(to: a)\n", "!$omp end target data\n", "\n",
             "  !$omp declare variant(s:sv) match(construct={target})\n", "subroutine sv(a)\n",
-            "  !$omp declare variant(sv) match(device={kind(gpu)})\n"]
+            "  !$omp declare variant(sv) match(device={kind(gpu)})\n", "#ifdef GPU\n", "#else\n", "#endif\n",
+            "#define GPU\n"]
 
 
 PATH = "/w/file"

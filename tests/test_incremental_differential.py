@@ -12,10 +12,13 @@ from test_syntax import assert_same_as_fresh_parse
 C_PIECES = ["#pragma omp target map(tofrom: a[0:n])\n", "#pragma omp declare target\n",
             "#pragma omp end declare target\n", "int a[8];\n", "void f(int n) {\n", "}\n", "  a[0] = 1;\n",
             "#pragma omp target teams distribute parallel for\n", "  for (int i = 0; i < n; i++) a[i] = i;\n",
-            "/* é ü */\n", "// 𝒳 comment\n", " map(to: x)", "(", ")", "{", ";", "\\\n", " ", "\n"]
+            "/* é ü */\n", "// 𝒳 comment\n", " map(to: x)", "(", ")", "{", ";", "\\\n", " ", "\n",
+            # the build's configuration: conditional lines, definitions, a comment around them
+            "#ifdef GPU\n", "#else\n", "#endif\n", "#if N > 2\n", "#elif defined(CPU)\n", "#define GPU\n",
+            "#undef GPU\n", "#define N 4\n", "/*", "*/"]
 F_PIECES = ["!$omp target map(tofrom: a)\n", "!$omp end target\n", "subroutine s(a)\n", "end subroutine s\n",
             "  real :: a(8)\n", "  a = 1.0\n", "!$omp declare target\n", "! é comment\n", "&\n", " ", "\n",
-            "!$omp& map(to: a)\n", "(", ")"]
+            "!$omp& map(to: a)\n", "(", ")", "#ifdef GPU\n", "#else\n", "#endif\n", "#define GPU\n"]
 
 
 def _text(pieces: list[str]) -> st.SearchStrategy[str]:

@@ -48,6 +48,7 @@ PIECES = ["int table[8];\n", "#pragma omp declare target to(table)\n", "int help
           "#pragma omp end declare target\n", "void later(void) {\n", "  table[1] = 3;\n", "  /* é */ helper(1);\n",
           "#pragma omp declare target to(later)\n", "int host_only(int x) { return x; }\n",
           "#pragma omp declare target to(host_only) device_type(host)\n", "\n", "#define N 4\n",
+          "#ifdef GPU\n", "#else\n", "#endif\n", "#define GPU\n", "  #if N > 2\n  x = 2;\n  #endif\n",
           "#pragma omp declare variant(scale) match(device={kind(gpu)})\n", "double base(double x);\n"]
 
 

@@ -43,6 +43,7 @@ PIECES = ["module m\n  implicit none\n  real(8) :: table(8)\n  !$omp declare tar
           "  !$omp declare target(later)\n", "  ! é comment\n", "\n", "  print *, n\n",
           "  subroutine host_only(x)\n    integer :: x\n    x = x + 1\n  end subroutine host_only\n",
           "  !$omp declare target(host_only) device_type(host)\n", "  n = omp_get_num_devices()\n",
+          "#ifdef GPU\n", "#else\n", "#endif\n", "#define GPU\n",
           # OMP302 searches the unit of a declare variant for a use of its name as a procedure
           "  integer :: v\n  !$omp declare variant(base: v) match(construct={parallel})\n",
           "  subroutine base()\n  end subroutine\n", "  v = 1\n", "  i = 2\n"]

@@ -58,6 +58,8 @@ def touches_configuration(configuration: Configuration | None, source: bytes, at
     if configuration is not None and configuration.blanks and _meets(configuration.blanks, at, end):
         return True
     lo, hi = _line_bounds(source, at, end)
+    if configuration is not None and configuration.comments and _meets(configuration.comments, lo, hi):
+        return True   # a comment in the edited directive line: an edit may make it code, or a string
     following = _next_line(source, hi)
     return _risky(source[lo:hi], following) or _risky(source[lo:at] + text + source[end:hi], following)
 

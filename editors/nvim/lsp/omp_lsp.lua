@@ -10,7 +10,8 @@ return {
   filetypes = { "c", "cpp", "fortran" },
   root_markers = { ".omp-lsp.toml", "compile_commands.json", "pyproject.toml", ".git" },
   -- the server's settings (the same names as in .omp-lsp.toml): openmpVersion, disable, severity,
-  -- propagation, deviceToolchains, exclude, toolchain. Unset ones come from the project file.
+  -- propagation, deviceToolchains, exclude, toolchain, defines, undefines, includePaths. Unset ones
+  -- come from the project file.
   settings = { ["omp-lsp"] = vim.empty_dict() },
   -- the settings go with `initialize` too, so that the first analysis already uses them (the
   -- server asks for them again once initialized)
