@@ -127,6 +127,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         for state in self.open.values():
             self.set_analysis(state.path, None)
             state.exact = False
+            state.retokenize = True
             self.schedule(state)
         self.update_results()
 
@@ -145,8 +146,12 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         if not same:
             for header in self.note_includes(path, analysis):
                 self.analyse_again(header)
-            if self.open_at(path) is not None and _inactive(old) != _inactive(analysis):
-                self.refresh_tokens()   # the branches shown as inactive changed
+            state = self.open_at(path)
+            if state is not None and state.retokenize and _inactive(old) != _inactive(analysis):
+                # analysed again for another file's or the settings' sake: the editor asks for the
+                # tokens of its own edits by itself (a refresh meanwhile would cancel its request)
+                state.retokenize = False
+                self.refresh_tokens()
 
     def release_retired(self) -> None:
         """Release the replaced analyses (the device graph and the results hold the new ones now)

@@ -44,6 +44,7 @@ class OpenDocument:
         self.inflight: Inflight | None = None
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        self.retokenize = False      # analysed again for another file's sake: ask the editor for its tokens
         self.pulled: list[Any] | None = None   # pull diagnostics: what the client got last,
         self.pull_id = 0                        # and its number (the report's resultId)
 

@@ -93,6 +93,7 @@ class TranslationUnits:
         state = self.open_at(path)
         if state is not None:
             state.exact = False
+            state.retokenize = True
             self.schedule(state)
         elif path in self.analyses:
             self.stale[path] = None

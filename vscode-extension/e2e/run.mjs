@@ -1,7 +1,8 @@
 // The extension in a real VS Code: code-server on 127.0.0.1 with the built .vsix installed, an
 // example workspace opened in headless Chromium (playwright-core), and what a person sees asserted:
 // the squiggle and the Problems entry of a declare target mistake, the inlay hint after an implied
-// procedure, the quick fix applied from the light-bulb menu and its diagnostic gone, and the build
+// procedure, the quick fix applied from the light-bulb menu and its diagnostic gone, a branch the build
+// does not compile greyed out as a comment, a header read in the function that includes it, the build
 // and run report in its output channel, the offload entries and device map, the status bar, a
 // restart, and the notification when the server cannot start. A screenshot of each state goes to
 // e2e/artifacts/.
@@ -177,6 +178,7 @@ async function codeServer(root, name, workspace, { trusted, serverCommand = true
     "workbench.enableExperiments": false,
     "editor.inlayHints.enabled": "on",
     "editor.lightbulb.enabled": "on",
+    "editor.semanticHighlighting.enabled": true,
     "telemetry.telemetryLevel": "off",
     "extensions.autoCheckUpdates": false,
     "extensions.ignoreRecommendations": true,
@@ -230,6 +232,18 @@ async function main() {
   const workspace = path.join(root, "project");
   fs.cpSync(EXAMPLES, workspace, { recursive: true });
   fs.writeFileSync(path.join(workspace, ".omp-lsp.toml"), 'toolchain = "clang-22"\n');
+  // the build's configuration: a branch it does not compile, and a header included in a function
+  fs.writeFileSync(path.join(workspace, "configured.c"), [
+    "void scale(int n, double *a) {", "#ifdef GPU",
+    "#pragma omp target teams distribute parallel for map(tofrom: a[0:n])", "  for (long i = 0; i < n; i++) {",
+    "#else", "  // the plain loop", "  for (int i = 0; i < n; i++) {", "#endif", "    a[i] *= 2.0;", "  }", "}", ""].join("\n"));
+  fs.writeFileSync(path.join(workspace, "driver.c"), [
+    "#define USE_TEAMS 1", "void run(int n, double *a) {", "#pragma omp target data map(tofrom: a[0:n])", "  {",
+    "#include \"kernel.h\"", "  }", "}", ""].join("\n"));
+  fs.writeFileSync(path.join(workspace, "kernel.h"), [
+    "#if USE_TEAMS", "#pragma omp target teams distribute parallel for", "#else",
+    "#pragma omp target parallel for thread_limit(64) thread_limit(32)", "#endif", "for (int i = 0; i < n; i++)",
+    "  a[i] += 1.0;", ""].join("\n"));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu"] });
   const servers = [];
   try {
@@ -272,6 +286,46 @@ async function main() {
       .waitFor({ state: "detached", timeout: TIMEOUT });
     await shot(page, "4-quick-fix-applied");
 
+    step("branches the build does not compile: greyed out as comments, with the information");
+    await openFile(page, "configured.c");
+    await page.locator(".monaco-editor .squiggly-info").first().waitFor({ timeout: TIMEOUT });
+    // the colour class of the token that holds `text` (the innermost span: a line is spans of spans)
+    const tokenClass = async (text) => {
+      const token = page.locator(".monaco-editor .view-line span > span", { hasText: text }).first();
+      return await token.count() > 0 ? await token.getAttribute("class") : "";   // (one token only once coloured)
+    };
+    let inactive = "", comment = "";
+    let loop = "";
+    for (let tries = 0; tries < 300 && (inactive === "" || inactive !== comment || loop !== comment); tries++) {
+      inactive = await tokenClass("teams");        // the directive of the branch GPU would compile
+      loop = await tokenClass("long");             // the loop of that branch
+      comment = await tokenClass("// the plain loop");
+      await page.waitForTimeout(200);
+    }
+    if (inactive !== comment || loop !== comment) {
+      throw new Error(`the inactive branch is not shown as a comment: ${inactive}, ${loop} vs ${comment}`);
+    }
+    if (await tokenClass("2.0") === comment) {
+      throw new Error("the active code is shown as a comment");
+    }
+    await page.waitForTimeout(1000);   // (every line of the branch repainted)
+    await shot(page, "5-inactive-branch");
+
+    step("a header opened alone: read inside the function that includes it, with its includer's macros");
+    await openFile(page, "kernel.h");
+    await page.locator(".monaco-editor .squiggly-info").first().waitFor({ timeout: TIMEOUT });
+    await page.keyboard.press("Control+Shift+M");
+    const filter = page.locator(".viewpane-filter input, .markers-panel-action-filter input").first();
+    await filter.fill("kernel.h");   // (the Problems list shows the rows in view only)
+    const kernelRows = page.locator(".markers-panel .monaco-list-row", { hasText: "omp-lsp" });
+    await page.locator(".markers-panel .monaco-list-row", { hasText: "undefine USE_TEAMS" }).first()
+      .waitFor({ timeout: TIMEOUT });
+    await shot(page, "6-header-in-its-includer");
+    if (await kernelRows.count() !== 1) {   // the information only: no directive "at file scope" (OMP008)
+      throw new Error(`the header is analysed outside its includer: ${await kernelRows.allInnerTexts()}`);
+    }
+    await filter.fill("");
+
     step("build and run on host and device: the report in the output channel");
     await openFile(page, "saxpy.c");
     await palette(page, "omp-lsp: Build and Run on Host and Device");
@@ -281,7 +335,7 @@ async function main() {
     if (!reportText.includes("offloaded")) {
       throw new Error(`the report does not say the device run was offloaded:\n${reportText}`);
     }
-    await shot(page, "5-build-and-run-output");
+    await shot(page, "7-build-and-run-output");
 
     step("the offload entries and the device map in the same output channel; the status bar");
     await palette(page, "omp-lsp: Show Offload Entries");
@@ -293,7 +347,7 @@ async function main() {
       .waitFor({ timeout: TIMEOUT });
     const statusItem = page.locator(".statusbar-item", { hasText: "OpenMP 5.1" }).first();
     await statusItem.waitFor({ timeout: TIMEOUT });
-    await shot(page, "6-device-map");
+    await shot(page, "8-device-map");
 
     step("restart the server: a new server process, and the status bar comes back");
     const before = serverProcesses();
@@ -322,7 +376,7 @@ async function main() {
     if (!toastText.includes("python3 -m pip install omp-lsp")) {
       throw new Error(`the notification does not give the install command: ${toastText}`);
     }
-    await shot(page, "7-server-cannot-start");
+    await shot(page, "9-server-cannot-start");
 
     step("an untrusted workspace, no omp-lsp on the PATH: python3 -m omp_lsp analyses, build and run is off");
     // (the default server command, and a login shell whose python3 is the one omp-lsp is installed
@@ -348,7 +402,7 @@ async function main() {
     if (processes((argv) => argv.slice(-2).join(" ") === "-m omp_lsp").length !== 1) {
       throw new Error("the server did not start as python3 -m omp_lsp");
     }
-    await shot(restricted, "8-untrusted-workspace");
+    await shot(restricted, "10-untrusted-workspace");
     await restricted.keyboard.press("Escape");
     console.log(`e2e: passed (${steps.length} steps; screenshots in ${artifacts})`);
   } catch (err) {
