@@ -65,10 +65,11 @@ _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph
 
 def shape(d: Directive) -> tuple:
     """What the structures read of a directive besides CONTENT_KINDS' contents: name, spans,
-    form, clause names (block association), an unknown name's suggestion, device(ancestor)."""
+    form, clause names (block association), an unknown name's suggestion, whether it could be
+    read (a malformed one opens no region), device(ancestor)."""
     raw = d.raw
     clauses = d._clauses()
-    return (d.name, d.name_span, d.spec, d.end_of, d.suggestion, d.uses_macros, raw.span, raw.sentinel,
+    return (d.name, d.name_span, d.spec, d.end_of, d.suggestion, d.uses_macros, d.malformed, raw.span, raw.sentinel,
             raw.form, raw.in_macro, tuple(c.name for c in clauses), d.argument is None,
             any(c.name == "device" for c in clauses) and device_ancestor(d))
 

@@ -21,19 +21,17 @@ def directives_in_inactive_code(ctx: FileContext) -> Iterator[Finding]:
     if configuration is None or not configuration.guarded:
         return
     guarded = configuration.guarded
-    lines = ctx.document.lines
     count = sum(g.directives for g in guarded)
-    numbers = [str(lines.line_of(g.branch.line[0]) + 1) for g in guarded]
     ways: dict[str, None] = {}
     for g in guarded:
         ways[" and ".join(g.enable) if g.enable else f"give {' and '.join(g.names)} other values"] = None
     first = next(iter(ways))
     name = first.split(" ", 1)[1] if first.startswith("define ") and " and " not in first else None
-    message = (f"{count} OpenMP directive{'s' if count != 1 else ''} in code this build does not compile "
-               f"{'is' if count == 1 else 'are'} not checked (line{'s' if len(numbers) > 1 else ''} "
-               f"{', '.join(numbers[:5])}{', ...' if len(numbers) > 5 else ''}); to check "
-               f"{'it' if count == 1 else 'them'}, {' or '.join(ways)}"
-               f"{f' ({_WHERE.format(name=name)})' if name else ''}")
+    # (no line numbers in the text: an edit above moves them, and the related places say where)
+    where = "a branch" if len(guarded) == 1 else f"{len(guarded)} branches"
+    message = (f"{count} OpenMP directive{'s' if count != 1 else ''} in {where} this build does not compile "
+               f"{'is' if count == 1 else 'are'} not checked; to check {'it' if count == 1 else 'them'}, "
+               f"{' or '.join(ways)}{f' ({_WHERE.format(name=name)})' if name else ''}")
     related = [Related(g.branch.line, f"{g.directives} OpenMP directive{'s' if g.directives != 1 else ''} here: "
                        + (" and ".join(g.enable) if g.enable else "depends on " + ", ".join(g.names)))
                for g in guarded[1:]]

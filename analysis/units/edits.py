@@ -17,6 +17,7 @@ from .configuration import Configuration
 # a preprocessor line other than a `#pragma` (whose edits are the directives' own)
 _PREPROCESSOR = re.compile(rb"^[ \t]*#(?![ \t]*pragma\b)", re.MULTILINE)
 _COMMENT = re.compile(rb"/\*|\*/")
+_DIRECTIVE_COMMENT = re.compile(rb"^[ \t]*#.*/[/*]", re.MULTILINE)
 
 
 def _line_bounds(source: bytes, start: int, end: int) -> Span:
@@ -26,10 +27,11 @@ def _line_bounds(source: bytes, start: int, end: int) -> Span:
 
 
 def _risky(text: bytes, following: bytes) -> bool:
-    """Whether these lines may decide which lines are preprocessor lines: one is (not a
-    `#pragma`), a comment opens or closes in them and not within them, or the last one is
-    spliced to a `following` preprocessor line."""
-    if b"#" in text and _PREPROCESSOR.search(text):
+    """Whether these lines may decide which lines are preprocessor lines or what is blanked in
+    them: one is (not a `#pragma`), one is a directive line with a comment (blanked), a comment
+    opens or closes in them and not within them, or the last one is spliced to a `following`
+    preprocessor line."""
+    if b"#" in text and (_PREPROCESSOR.search(text) or (b"/" in text and _DIRECTIVE_COMMENT.search(text))):
         return True
     if b"*" in text and _unpaired_comment(text):
         return True
