@@ -108,9 +108,9 @@ def analyze_files(documents: dict[str, Document], options: Options | None = None
     for root in [p for p in analyses]:
         configuration = analyses[root].configuration
         for header in configuration.entries if configuration is not None else ():
-            found = keys.get(_key(header))
-            if found is not None and found != root and root not in includers.setdefault(found, []):
-                includers[found].append(root)
+            known = keys.get(_key(header))
+            if known is not None and known != root and root not in includers.setdefault(known, []):
+                includers[known].append(root)
     waiting = [p for p in documents if p in includers and p not in analyses]
     while waiting:   # headers whose includers are analysed (nested headers wait a round)
         ready = [p for p in waiting if any(i in analyses for i in includers[p])]

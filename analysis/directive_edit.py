@@ -31,7 +31,6 @@ from .declare_target import (
 )
 from .directives.nodes import STRUCTURES, Directive, renamed
 from .incremental import comment_lines, directive_window, window_directives
-from .units.edits import touches_configuration
 from .padding import Padding
 from .records import replace
 from .regions import device_ancestor
@@ -45,6 +44,7 @@ from .rules import (
     run_rule,
 )
 from .syntax import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
+from .units.edits import touches_configuration
 from .variants import resolved_again
 
 # Directives whose contents the file's structures read in ways not redone here: threadprivate

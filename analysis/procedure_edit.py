@@ -47,11 +47,11 @@ from .check import AnalysisTrace, FileAnalysis, conclude
 from .construct_edit import EXTENDED, rules_inside
 from .directives.structure import association, c_structure_moved
 from .line_edit import LineEdit, Moved
-from .units.edits import touches_configuration
 from .padding import Padding
 from .records import replace
 from .rules import FileContext
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
+from .units.edits import touches_configuration
 
 _FUNCTION = "function_definition"
 # Words of declarations that make an entity of the program (static locals, extern declarations):

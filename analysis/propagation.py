@@ -20,13 +20,13 @@ from typing import TYPE_CHECKING
 
 from .call_graph import (
     CALL,
-    VARIABLE_ENTITY,
     DECLARES,
     INIT,
     PROCEDURE_ENTITY,
     PROGRAM_ENTITY,
     ROOT_PREFIX,
     USE,
+    VARIABLE_ENTITY,
     Declared,
     Edge,
     FileGraph,

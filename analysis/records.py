@@ -9,7 +9,7 @@
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, TypeVar
+from typing import Any, Callable, NamedTuple, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
@@ -111,6 +111,7 @@ def _build(cls: type, frozen: bool, eq: bool = True) -> type:
 _MISSING: Any = type("_Missing", (), {"__repr__": lambda self: "<missing>"})()
 
 
+@dataclass_transform(field_specifiers=(field,))
 def dataclass(cls: type | None = None, *, frozen: bool = False, eq: bool = True) -> Any:
     """Decorator: `@dataclass`, `@dataclass(frozen=True)`, or `@dataclass(eq=False)` (identity)."""
     if cls is None:

@@ -38,11 +38,11 @@ from .directives.structure import association
 from .line_edit import LineEdit, Moved
 from .model import FileModel, Scope
 from .model_fortran import UNIT_KINDS
-from .units.edits import touches_configuration
 from .padding import Padding
 from .records import replace
 from .rules import FileContext
 from .syntax import Document, Language, LineIndex, parse_from
+from .units.edits import touches_configuration
 
 # Structures of the old context that do not hold for the new text (built again when read).
 _NOT_KEPT = frozenset({"_file_graph", "_file_graph_base", "_device_graph", "_lowered_source", "_mentions",

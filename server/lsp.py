@@ -30,9 +30,9 @@ from omp_lsp.analysis.padding import pad
 from omp_lsp.analysis.programs import in_build_of
 from omp_lsp.analysis.propagation import DeviceGraph
 from omp_lsp.analysis.syntax import Document, Encoding, Span
+from omp_lsp.analysis.units.headers import Headers
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
 from omp_lsp.server.config import Config, apply
-from omp_lsp.analysis.units.headers import Headers
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
 from omp_lsp.server.units import TranslationUnits

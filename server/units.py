@@ -35,6 +35,8 @@ class TranslationUnits:
     headers: Headers
     includers: dict[str, set[str]]     # file -> the files whose build includes it
     units: dict[str, Unit]             # file -> the unit its analysis was made with
+    stale: dict[str, None]             # closed files to analyse again, in order
+    stale_task: asyncio.Task[None] | None
 
     def build(self: OmpLanguageServer) -> Build:
         config = self.config
