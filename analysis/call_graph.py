@@ -406,6 +406,7 @@ class _Builder:
         self.unit_keys: dict[int, tuple[str, str]] = {}   # id(scope) -> (key, name) of the unit
         self.root_of: dict[int, Root] = {}             # target directive index -> root
         self.ancestor: set[int] = set()                # target directive indices with device(ancestor:)
+        self.fragment_root: Root | None = None         # a fragment included inside a target region
 
     def run(self) -> None:
         self.declarations()
@@ -446,12 +447,21 @@ class _Builder:
     def find_roots(self) -> None:
         regions = self.ctx.regions
         counts: dict[str, int] = {}
+        configuration = self.ctx.configuration
+        includer = configuration.includer if configuration is not None else None
+        # a fragment included in a function body is that function's code (model_c): its name
+        # stands for the unit, and its whole text is device code when the include stands in a
+        # target region
+        function = includer.function if includer is not None and not self.graph.fortran else None
+        if function is not None and includer is not None and includer.target:
+            self.fragment_root = Root(f"{ROOT_PREFIX}{self.graph.path}:#0", (0, 0), "", function)
+            self.graph.roots.append(self.fragment_root)
         for r in regions.targets:
             if r.ancestor:
                 self.ancestor.add(r.index)
                 continue
             owner = self.unit(self.model.scope_at(r.span[0], expand=False))
-            owner_key, owner_name = owner if owner is not None else ("", "")
+            owner_key, owner_name = owner if owner is not None else ("", function or "")
             n = counts[owner_key] = counts.get(owner_key, 0) + 1
             # the path keeps same-named units of different files (two mains) apart
             root = Root(f"{ROOT_PREFIX}{self.graph.path}:{owner_key}#{n}",
@@ -468,6 +478,8 @@ class _Builder:
             if ref.target in self.ancestor:
                 unit = self.unit(ref.scope)
                 return (unit[0], True) if unit is not None else None
+        if self.fragment_root is not None:
+            return self.fragment_root.key, False
         unit = self.unit(ref.scope)
         if unit is not None:
             return unit[0], False
@@ -494,7 +506,7 @@ class _Builder:
             if root is not None:
                 return root
             region = region.parent
-        return None
+        return self.fragment_root
 
     def references(self) -> None:
         raise NotImplementedError

@@ -43,6 +43,7 @@ class LinkFacts:
     defines: frozenset[str]            # names of the entities it defines (external linkage)
     needs: frozenset[str]              # names it uses and does not define (resolved or candidates)
     includes: tuple[str, ...] = ()     # the project files its build includes (absolute paths)
+    includer: str = ""                 # a header: the file in whose translation unit it is read
 
 
 @dataclass
@@ -51,6 +52,27 @@ class Programs:
     units: dict[str, tuple[str, ...]] = field(default_factory=dict)  # path -> the workspace files it includes
     links: dict[str, frozenset[str]] = field(default_factory=dict)   # path -> the files its uses link to
     ambiguous: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # path -> name -> files
+    includers: dict[str, str] = field(default_factory=dict)          # header -> the includer it is read in
+
+    def visible(self, path: str) -> tuple[str, ...]:
+        """The other files whose declarations a file's names may mean: what it includes, then (a
+        header) its includer and what that includes, as in the includer's translation unit."""
+        includer = self.includers.get(path)
+        if includer is None:
+            return self.units.get(path, ())
+        return tuple(dict.fromkeys(p for p in (*self.units.get(path, ()), includer, *self.units.get(includer, ()))
+                                   if p != path))
+
+    def readers(self, path: str) -> frozenset[str]:
+        """The files whose `visible` files include `path`."""
+        index = self.__dict__.get("_readers")
+        if index is None:
+            index = {}
+            for p in {*self.units, *self.includers}:
+                for seen in self.visible(p):
+                    index.setdefault(seen, set()).add(p)
+            self.__dict__["_readers"] = index
+        return frozenset(index.get(path, ()))
 
     def same_unit(self, a: str, b: str) -> bool:
         """Whether one translation unit holds both files (a file and what it includes)."""
@@ -95,8 +117,10 @@ def link_facts(graph: FileGraph, ctx: FileContext) -> LinkFacts:
         defines |= mine
         needs |= {f"fortran-module:{m}" for scope in ctx.model.root.walk() for m in scope.uses} - mine
     configuration = ctx.configuration
+    includer = configuration.includer if configuration is not None else None
     found = LinkFacts(graph.has_main, frozenset(defines), frozenset(needs),
-                      configuration.translation_unit if configuration is not None else ())
+                      configuration.translation_unit if configuration is not None else (),
+                      includer.path if includer is not None else "")
     graph.__dict__["_link_facts"] = found
     return found
 
@@ -155,7 +179,9 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
             p = parent[p]
         return p
 
-    out = Programs(units=units)
+    includers = {p: by_key[_key(facts[p].includer)] for p in paths
+                 if facts[p].includer and by_key.get(_key(facts[p].includer), p) != p}
+    out = Programs(units=units, includers=includers)
     for p in linkable:
         unit = [p, *units[p]]
         own = {n for f in unit for n in facts[f].defines}

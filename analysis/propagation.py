@@ -236,7 +236,7 @@ class DeviceGraph:
                 self._partitioned = False
         self._pending[path] = None
         # files that read this one's declarations through their translation unit
-        self._pending.update((p, None) for p, unit in self.programs.units.items() if path in unit)
+        self._pending.update((p, None) for p in self.programs.readers(path))
 
     def _install(self, propagate: bool = True) -> None:
         """Put the files read since the last time in the graph, each under its program's scope
@@ -247,7 +247,7 @@ class DeviceGraph:
             self._partitioned = True
             self._pending.update((p, None) for p in self._facts
                                  if before.scopes.get(p) != self.programs.scopes.get(p)
-                                 or before.units.get(p) != self.programs.units.get(p))
+                                 or before.visible(p) != self.programs.visible(p))
         pending, self._pending = self._pending, {}
         self.updates = 0
         for path in pending:
@@ -264,7 +264,7 @@ class DeviceGraph:
         names its translation unit's headers declare resolved to those (the same graph when
         neither applies)."""
         scope = self.programs.scopes.get(path, "")
-        unit = self.programs.units.get(path, ())
+        unit = self.programs.visible(path)
         if not scope and not unit:
             return raw
         headers = tuple(self._raw.get(h) for h in unit)

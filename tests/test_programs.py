@@ -8,7 +8,8 @@ from pathlib import Path
 
 from omp_lsp.analysis import Document, Language
 from omp_lsp.analysis.programs import LinkFacts, partition
-from omp_lsp.analysis.workspace import analyze_workspace, workspace_context
+from omp_lsp.analysis.propagation import DeviceRow
+from omp_lsp.analysis.workspace import analyze_workspace, device_map, workspace_context
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "workspaces"
 
@@ -104,3 +105,29 @@ def test_the_device_map_says_where_an_ambiguous_name_is_defined() -> None:
     decided = subprocess.run([sys.executable, "-m", "omp_lsp", "--device-map", str(FIXTURES / "programs_module_variants_db")],
                              capture_output=True, text=True, check=True).stdout
     assert "defined in" not in decided
+
+
+def test_a_header_reads_its_includers_names() -> None:
+    facts = {"/p/main.c": _facts(True, includes=("/p/body.h", "/p/util.h")), "/p/util.h": _facts(),
+             "/p/body.h": LinkFacts(False, frozenset(), frozenset(), ("/p/inner.h",), "/p/main.c"),
+             "/p/inner.h": _facts()}
+    programs = partition(facts)
+    assert programs.visible("/p/body.h") == ("/p/inner.h", "/p/main.c", "/p/util.h")
+    assert programs.visible("/p/main.c") == ("/p/body.h", "/p/util.h")
+    assert programs.readers("/p/main.c") == {"/p/body.h"}
+
+
+def test_a_fragment_in_a_target_region_is_device_code() -> None:
+    # the kernel of header_fragment calls a static function of its includer: device code there
+    rows = {r.name: r for r in _device_map(FIXTURES / "header_fragment")}
+    assert rows["scale"].device_type == "any" and not rows["scale"].explicit
+    # a whole fragment included inside a target construct: what it calls is device code, a
+    # fragment in host code (a target data region) makes nothing device code
+    rows = {r.name: r for r in _device_map(FIXTURES / "header_fragment_target")}
+    assert {n for n, r in rows.items() if r.device_type == "any"} == {"half", "smooth"}
+    assert rows["half"].chain[0].label == "target region in relax"
+
+
+def _device_map(folder: Path) -> list[DeviceRow]:
+    documents = {str(p): Document(p.read_text(), Language.C) for p in sorted(folder.iterdir())}
+    return device_map(documents)
