@@ -262,28 +262,27 @@ def openmp_version(flags: Sequence[str]) -> int | None:
         return None
 
 
-def openmp_enabled(flags: Sequence[str]) -> bool:
-    """Whether the command compiles with OpenMP: the last OpenMP on/off flag decides."""
-    enabled = False
-    for flag in flags:
-        if flag in _OPENMP_OFF:
-            enabled = False
-        elif flag in _OPENMP_ON or flag.startswith(_OPENMP_ON_PREFIXES):
-            enabled = True
-    return enabled
-
-
-def openmp_disabled(flags: Sequence[str]) -> bool:
-    """Whether the command turns OpenMP off explicitly (its last OpenMP flag is an off flag).
-    A command that names no OpenMP flag may pass one in a way the database does not show (a
-    response file, a wrapper), so only an explicit off counts."""
+def _last_openmp_flag(flags: Sequence[str]) -> bool | None:
+    """Whether the command's last OpenMP on/off flag turns OpenMP on (None: it has none)."""
     last = None
     for flag in flags:
         if flag in _OPENMP_OFF:
             last = False
         elif flag in _OPENMP_ON or flag.startswith(_OPENMP_ON_PREFIXES):
             last = True
-    return last is False
+    return last
+
+
+def openmp_enabled(flags: Sequence[str]) -> bool:
+    """Whether the command compiles with OpenMP: the last OpenMP on/off flag decides."""
+    return _last_openmp_flag(flags) is True
+
+
+def openmp_disabled(flags: Sequence[str]) -> bool:
+    """Whether the command turns OpenMP off explicitly (its last OpenMP flag is an off flag).
+    A command that names no OpenMP flag may pass one in a way the database does not show (a
+    response file, a wrapper), so only an explicit off counts."""
+    return _last_openmp_flag(flags) is False
 
 
 def defines(flags: Sequence[str]) -> tuple[str, ...]:

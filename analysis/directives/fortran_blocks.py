@@ -11,7 +11,7 @@ import re
 from typing import Literal
 
 from ..records import dataclass
-from .source import split_fortran_comment
+from .source import split_fortran_comment, unquoted
 
 Kind = Literal["open", "close", "label", "unit"]
 
@@ -47,19 +47,6 @@ def statements(src: bytes, fixed: bool) -> list[Statement]:
     return out
 
 
-def _semicolons(text: bytes) -> list[int]:
-    """Offsets of the `;` that separate statements (not those in character literals)."""
-    found: list[int] = []
-    quote = 0
-    for i, c in enumerate(text):
-        if quote:
-            if c == quote:
-                quote = 0
-        elif c in (0x27, 0x22):
-            quote = c
-        elif c == 0x3B:
-            found.append(i)
-    return found
 
 
 def _separated(src: bytes, st: Statement) -> list[Statement]:
@@ -69,7 +56,7 @@ def _separated(src: bytes, st: Statement) -> list[Statement]:
     text = src[st.start:st.end] if one_line else st.text
     out: list[Statement] = []
     at = 0
-    for cut in [*_semicolons(text), len(text)]:
+    for cut in [*unquoted(text, 0x3B), len(text)]:   # the `;` that separate statements
         piece = text[at:cut]
         lead = len(piece) - len(piece.lstrip())
         body = piece.strip()

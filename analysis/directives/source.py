@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from ..records import dataclass, field
+from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
 from ..syntax import Language, Span
@@ -325,6 +326,19 @@ _FIXED_SENTINEL = re.compile(rb"^[!cC*]\$[oO][mM][pP]", re.M)
 FIXED_LINE_LENGTH = 72
 
 
+def unquoted(text: bytes, byte: int) -> Iterator[int]:
+    """Offsets of `byte` outside Fortran character literals ('...' or "...")."""
+    quote = 0
+    for i, c in enumerate(text):
+        if quote:
+            if c == quote:
+                quote = 0
+        elif c in (0x22, 0x27):
+            quote = c
+        elif c == byte:
+            yield i
+
+
 def split_fortran_comment(line: bytes) -> int:
     """Length of a Fortran directive line's content before a '!' comment (quotes respected)."""
     bang = line.find(b"!")
@@ -332,16 +346,7 @@ def split_fortran_comment(line: bytes) -> int:
         return len(line)
     if b"'" not in line[:bang] and b'"' not in line[:bang]:
         return bang  # the usual line: no quote before the first '!'
-    quote = 0
-    for i, c in enumerate(line):
-        if quote:
-            if c == quote:
-                quote = 0
-        elif c in (0x22, 0x27):
-            quote = c
-        elif c == 0x21:
-            return i
-    return len(line)
+    return next(unquoted(line, 0x21), len(line))
 
 
 def _lines(src: bytes) -> list[tuple[int, int]]:
