@@ -10,12 +10,13 @@ a fragment included in a function body, that function), as clangd reads a header
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Set as AbstractSet
 
 from .check import FileAnalysis, analyze
 from .compile_commands import CompileDatabase, CompileEntry
 from .options import Options
 from .records import dataclass, field, replace
+from .rules import FileContext
 from .syntax import Document, Language
 from .units import Includer, Unit
 from .units.commands import command_language, entry_environment, extended
@@ -138,7 +139,7 @@ def _in_language(path: str, document: Document, includers: list[Language], build
 
 
 def header_context(path: str, includers: list[str], analyses: dict[str, FileAnalysis], build: Build,
-                   headers: set[str] = frozenset()) -> Includer | None:  # type: ignore[assignment]
+                   headers: AbstractSet[str] = frozenset()) -> Includer | None:
     """The includer a header is read in: one whose build enters it (files no other includes
     first, then those in the compile database, then C++ ones, then by path), and where it first
     enters it. `headers`: the files that others include."""
@@ -169,10 +170,8 @@ def includer_context(includer: str, analysis: FileAnalysis, header: str) -> Incl
     return Includer(includer, offset, macros, function, target)
 
 
-def _enclosing(ctx: object, offset: int) -> tuple[str | None, bool]:
+def _enclosing(ctx: FileContext, offset: int) -> tuple[str | None, bool]:
     """(the function whose body holds `offset`, whether a target region holds it)."""
-    from .rules import FileContext
-    assert isinstance(ctx, FileContext)
     region = ctx.regions.at(offset) if ctx.directives else None
     target = region is not None and not region.ancestor
     scope = ctx.model.scope_at(offset, expand=False)

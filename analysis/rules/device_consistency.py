@@ -164,8 +164,8 @@ def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
         if target is not None and not e.host and e.kind in (CALL, USE) and target.kind == PROCEDURE_ENTITY:
             succ.setdefault(e.source, []).append(e.target)
     todo = [r.key for r in fg.roots]
-    # its own marks, and those of the headers its translation unit reads
-    for g in [fg, *(graph.files[h] for h in graph.programs.units.get(path, ()) if h in graph.files)]:
+    # its own marks, and those of the files its translation unit reads
+    for g in [fg, *(graph.files[h] for h in graph.programs.visible(path) if h in graph.files)]:
         todo += [m.key for m in g.marks if m.device_type != "host" and not m.link]
     found = set(todo)
     while todo:
