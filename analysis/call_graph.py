@@ -524,6 +524,18 @@ _DEVICE_ONLY_KINDS = frozenset({"nohost", "gpu", "fpga"})
 _MEMBER_CALL = "(call_expression function: (field_expression field: (field_identifier) @field))"
 
 
+_SPECIALIZATION = re.compile(r"(?P<base>(?:[^<:]|::)*?[A-Za-z_]\w*)<.*>")
+
+
+def _template_of(name: str) -> str:
+    """The template an explicit specialization's name belongs to (`MIN<double>` -> `MIN`): a
+    call names the template, and the specializations are its definitions."""
+    if not name.endswith(">") or "operator" in name:
+        return name
+    found = _SPECIALIZATION.fullmatch(name)
+    return found.group("base") if found is not None else name
+
+
 def _through_anonymous(scope: Scope, enclosing: set[int]) -> bool:
     """Whether `scope` is one of `enclosing` or anonymous namespaces nested in one of them."""
     s: Scope | None = scope
@@ -559,7 +571,7 @@ class _CBuilder(_Builder):
         definition only through extern "C")."""
         if s.linkage == "C" or self.ctx.document.language is not Language.CPP:
             return s.name
-        return CPP_PREFIX + (s.qualified or s.name)
+        return CPP_PREFIX + _template_of(s.qualified or s.name)
 
     def default_key(self, name: str) -> str:
         """The key a name this file does not declare has in the file's language."""
