@@ -112,10 +112,10 @@ def link_facts(graph: FileGraph, ctx: FileContext) -> LinkFacts:
             if not key.startswith(local) and key not in defines and not key.startswith("fortran:/"):
                 needs.add(key)
     if graph.fortran:   # a module's user links to the module's file, whatever it references there
-        modules = [scope for scope in ctx.model.root.walk() if scope.kind in ("module", "submodule")]
-        mine = {f"fortran-module:{scope.name.lower()}" for scope in modules if scope.kind == "module"}
+        scopes = list(ctx.model.root.walk())
+        mine = {f"fortran-module:{scope.name.lower()}" for scope in scopes if scope.kind == "module"}
         defines |= mine
-        needs |= {f"fortran-module:{m}" for scope in ctx.model.root.walk() for m in scope.uses} - mine
+        needs |= {f"fortran-module:{m}" for scope in scopes for m in scope.uses} - mine
     configuration = ctx.configuration
     includer = configuration.includer if configuration is not None else None
     found = LinkFacts(graph.has_main, frozenset(defines), frozenset(needs),

@@ -89,7 +89,7 @@ class Configuration:
     inactive: list[Span] = field(default_factory=list)     # inactive branches' bodies (the editor's view)
     includes: list[IncludeSite] = field(default_factory=list)
     guarded: list[Guarded] = field(default_factory=list)
-    lines: list[Line] = field(default_factory=list)        # every preprocessor line of the file
+    lines: tuple[Line, ...] = ()                           # every preprocessor line of the file
     macros: dict[str, Macro] = field(default_factory=dict)  # defined at the end of the file
     names: frozenset[str] = frozenset()                    # every macro name defined at any point
     translation_unit: tuple[str, ...] = ()                 # project files the file includes, transitively

@@ -21,7 +21,7 @@ MAX_HEADER_BYTES = 4_000_000   # a larger "header" is data, not declarations
 class Headers:
     def __init__(self) -> None:
         self.overlay: dict[str, bytes] = {}     # path -> text that replaces the disk's
-        self._lines: dict[tuple[str, bool], tuple[object, list[Line]]] = {}
+        self._lines: dict[tuple[str, bool], tuple[object, tuple[Line, ...]]] = {}
         self._texts: dict[str, tuple[object, bytes | None]] = {}
         self._files: dict[str, bool] = {}
 
@@ -74,7 +74,7 @@ class Headers:
         self._texts[path] = (stamp, data)
         return data
 
-    def lines(self, path: str, fortran: bool = False) -> list[Line] | None:
+    def lines(self, path: str, fortran: bool = False) -> tuple[Line, ...] | None:
         """The header's preprocessor lines (None: it cannot be read)."""
         stamp = self._stamp(path)
         kept = self._lines.get((path, fortran))

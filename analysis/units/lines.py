@@ -27,6 +27,7 @@ OPENING = frozenset({"if", "ifdef", "ifndef"})
 _C_EVENT = re.compile(rb"#|/[*/]|\"|'")
 _KEYWORD = re.compile(rb"#[ \t]*([A-Za-z_]\w*)?")
 _SIMPLE_REST = re.compile(rb"[^\n\\/\"']*")   # a directive line with nothing to splice or strip
+_SPECIAL = re.compile(rb"[\n\\/\"']")   # what the slower path looks at
 _STRING = re.compile(rb'"(?:[^"\\\n]|\\(?:\r?\n|.))*"?')
 _CHAR = re.compile(rb"'(?:[^'\\\n]|\\(?:\r?\n|.))*'?")
 _RAW_PREFIX = re.compile(rb"(?:^|[^A-Za-z0-9_])(?:u8|u|U|L)?R$")
@@ -40,11 +41,22 @@ def _at_line_start(src: bytes, at: int) -> int:
     return line if line == at or not src[line:at].strip(b" \t") else -1
 
 
-def scan(source: bytes, fortran: bool = False) -> list[Line]:
-    """Every preprocessor directive line of `source`, in order (never raises)."""
+def scan(source: bytes, fortran: bool = False) -> tuple[Line, ...]:
+    """Every preprocessor directive line of `source`, in order (never raises). The last few
+    texts' lines are kept: a file's includes are looked for before it is configured."""
     if b"#" not in source:
-        return []
-    return _scan_fortran(source) if fortran else _scan_c(source)
+        return ()
+    key = (source, fortran)
+    found = _RECENT.get(key)
+    if found is None:
+        found = tuple(_scan_fortran(source) if fortran else _scan_c(source))
+        if len(_RECENT) >= 8:
+            del _RECENT[next(iter(_RECENT))]
+        _RECENT[key] = found
+    return found
+
+
+_RECENT: dict[tuple[bytes, bool], tuple[Line, ...]] = {}
 
 
 def _scan_c(src: bytes) -> list[Line]:
@@ -137,6 +149,11 @@ def _directive(src: bytes, line: int, hash_at: int, comments_too: bool) -> tuple
     n = len(src)
     end = n
     while i < n:
+        found = _SPECIAL.search(src, i)
+        if found is None:
+            i = n
+            break
+        i = found.start()
         c = src[i]
         if c == 0x0A:
             end = i - 1 if i > 0 and src[i - 1] == 0x0D else i
@@ -170,7 +187,7 @@ def _directive(src: bytes, line: int, hash_at: int, comments_too: bool) -> tuple
             assert literal is not None
             i = max(literal.end(), i + 1)
             continue
-        i += 1
+        i += 1   # a lone '/', or a backslash that splices nothing
     parts.append(src[run:min(i, n)])
     if i >= n:
         end = n
