@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from .declare_target import Mark
 from .model import (
@@ -46,6 +46,8 @@ CALL = "call"                       # a procedure called
 USE = "use"                         # any other reference (a procedure's address, a variable read or written)
 DECLARES = "declares"               # a unit declares a static-storage local variable (rule 3)
 INIT = "init"                       # a variable's initializer references the entity (rule 4)
+
+T = TypeVar("T")
 
 ROOT_PREFIX = "@"                   # keys of target regions: "@<path>:<unit key>#<n>"
 CPP_PREFIX = "c++:"                 # keys of C++ functions and variables without C linkage
@@ -147,11 +149,15 @@ def qualify(key: str, path: str, scope: str) -> str:
     return f"{key}@{scope}"
 
 
-def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]) -> FileGraph:
+def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]],
+                 previous: tuple[FileGraph, FileGraph] | None = None) -> FileGraph:
     """`raw` with its keys in `scope`, and its uses of names no declaration of its own names
     resolved first to what its translation unit's headers declare (`headers`: for each, name ->
-    keys), then to the name in the program."""
+    keys), then to the name in the program. `previous`: an earlier raw graph of the file and
+    its scoped graph, in the same scope and headers: the parts `raw` shares with it are taken
+    as they are (a marks-only rebuild then keeps the lists the device graph compares)."""
     path = raw.path
+    before, done = previous if previous is not None else (None, None)
 
     def q(key: str) -> str:
         return qualify(key, path, scope) if key else key
@@ -163,14 +169,23 @@ def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]
             candidates = tuple(dict.fromkeys([*found, *(q(c) for c in e.candidates)]))
             return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, candidates, e.pointer, q(e.device_target))
         return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, (), e.pointer, q(e.device_target))
-    graph = FileGraph(path, raw.fortran,
-                      declared=[replace(d, key=q(d.key)) for d in raw.declared],
-                      marks=[replace(m, key=q(m.key)) for m in raw.marks],
-                      roots=[replace(r, owner=q(r.owner)) for r in raw.roots],
-                      edges=[edge(e) for e in raw.edges],
-                      has_main=raw.has_main, user_includes=raw.user_includes, line_of=raw.line_of,
-                      keys={k: q(v) for k, v in raw.keys.items()}, parts=raw.parts)
-    return graph
+    def marks() -> list[MarkFact]:
+        # (an edit of one declare target rebuilds the marks: the unchanged ones are the same facts)
+        known = dict(zip(before.marks, done.marks)) if before is not None and done is not None else {}
+        return [known.get(m) or replace(m, key=q(m.key)) for m in raw.marks]
+
+    def part(name: str, make: Callable[[], T]) -> T:
+        if before is not None and getattr(raw, name) is getattr(before, name):
+            return getattr(done, name)
+        return make()
+
+    return FileGraph(path, raw.fortran,
+                     declared=part("declared", lambda: [replace(d, key=q(d.key)) for d in raw.declared]),
+                     marks=part("marks", marks),
+                     roots=part("roots", lambda: [replace(r, owner=q(r.owner)) for r in raw.roots]),
+                     edges=part("edges", lambda: [edge(e) for e in raw.edges]),
+                     has_main=raw.has_main, user_includes=raw.user_includes, line_of=raw.line_of,
+                     keys=part("keys", lambda: {k: q(v) for k, v in raw.keys.items()}), parts=raw.parts)
 
 
 def file_graph(ctx: FileContext, path: str | None = None,
@@ -224,7 +239,8 @@ def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) ->
     if graph.marks is base.marks and graph.edges is base.edges:
         graph = base
     else:
-        graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
+        keys = {k: v for k, v in builder.keys.items() if v is not None}
+        graph.keys = base.keys if keys == base.keys else keys
     ctx.__dict__["_file_graph"] = graph
     return graph
 

@@ -30,6 +30,7 @@ from .declare_target import (
     rebind,
 )
 from .directives.nodes import STRUCTURES, Directive, renamed
+from .directives.structure import is_delimited_declare_target
 from .incremental import comment_lines, directive_window, window_directives
 from .padding import Padding
 from .records import replace
@@ -65,11 +66,12 @@ _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph
 
 def shape(d: Directive) -> tuple:
     """What the structures read of a directive besides CONTENT_KINDS' contents: name, spans,
-    form, clause names (block association), an unknown name's suggestion, whether it could be
-    read (a malformed one opens no region), device(ancestor)."""
+    form, clause names (block association), an unknown name's suggestion, whether it opens a
+    declare target region (a malformed one opens none), device(ancestor)."""
     raw = d.raw
     clauses = d._clauses()
-    return (d.name, d.name_span, d.spec, d.end_of, d.suggestion, d.uses_macros, d.malformed, raw.span, raw.sentinel,
+    return (d.name, d.name_span, d.spec, d.end_of, d.suggestion, d.uses_macros, is_delimited_declare_target(d),
+            raw.span, raw.sentinel,
             raw.form, raw.in_macro, tuple(c.name for c in clauses), d.argument is None,
             any(c.name == "device" for c in clauses) and device_ancestor(d))
 

@@ -225,7 +225,9 @@ class DeviceGraph:
         raw = file_graph(ctx, path, previous) if ctx is not None else None
         if ctx is not None and raw is not None:
             self._contexts[path], self._raw[path] = ctx, raw
-            facts = link_facts(raw, ctx)
+            same = old is not None and old.declared is raw.declared and old.edges is raw.edges \
+                and before is not None and before.configuration is ctx.configuration
+            facts = self._facts[path] if same and path in self._facts else link_facts(raw, ctx)
             if self._facts.get(path) != facts:
                 self._facts[path] = facts
                 self._partitioned = False
@@ -269,11 +271,11 @@ class DeviceGraph:
             return raw
         headers = tuple(self._raw.get(h) for h in unit)
         kept = self._scoped_cache.get(path)
-        if kept is not None and kept[0] is raw and kept[1] == scope and kept[2] == unit \
-                and all(a is b for a, b in zip(kept[3], headers)):
+        same = kept is not None and kept[1] == scope and kept[2] == unit and all(a is b for a, b in zip(kept[3], headers))
+        if same and kept[0] is raw:
             return kept[4]
         names = [self._declared_names(h) for h in unit]
-        found = scoped_graph(raw, scope, names)
+        found = scoped_graph(raw, scope, names, (kept[0], kept[4]) if same else None)
         self._scoped_cache[path] = (raw, scope, unit, headers, found)
         return found
 
