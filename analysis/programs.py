@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from .call_graph import PROGRAM_ENTITY, ROOT_PREFIX, FileGraph
-from .records import dataclass, field
+from .records import dataclass, field, replace
 
 if TYPE_CHECKING:
     from .compile_commands import CompileDatabase
@@ -166,11 +166,12 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
     linkable = [p for p in paths if p not in included]
     folders = {p: tuple(os.path.dirname(_key(p)).split(os.sep)) for p in paths}
     owners = _owners([p for p in linkable if facts[p].entry], linkable, folders)
-    definers: dict[str, list[str]] = {}
+    listed: dict[str, list[str]] = {}
     for p in linkable:
         for name in facts[p].defines:
             if name not in _UNLINKED:
-                definers.setdefault(name, []).append(p)
+                listed.setdefault(name, []).append(p)
+    definers = {name: tuple(files) for name, files in listed.items()}
     parent = {p: p for p in linkable}
 
     def find(p: str) -> str:
@@ -182,19 +183,15 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
     includers = {p: by_key[_key(facts[p].includer)] for p in paths
                  if facts[p].includer and by_key.get(_key(facts[p].includer), p) != p}
     out = Programs(units=units, includers=includers)
+    index = _Index(dict(facts), definers, owners, folders, in_build, frozenset(included))
+    out.__dict__["_index"] = index
     for p in linkable:
-        unit = [p, *units[p]]
-        own = {n for f in unit for n in facts[f].defines}
-        needs = {n for f in unit for n in facts[f].needs} - own - _UNLINKED
-        links: set[str] = set()
-        for name in sorted(needs):
-            found = _candidates(p, definers.get(name, ()), facts, owners, folders, in_build)
-            if len(found) == 1:
-                links.add(found[0])
-                parent[find(p)] = find(found[0])
-            elif len(found) > 1:
-                out.ambiguous.setdefault(p, {})[name] = tuple(found)
-        out.links[p] = frozenset(links)
+        links, ambiguous = index.links_of(p, units[p])
+        for found in links:
+            parent[find(p)] = find(found)
+        if ambiguous:
+            out.ambiguous[p] = ambiguous
+        out.links[p] = links
     groups: dict[str, list[str]] = {}
     for p in linkable:
         groups.setdefault(find(p), []).append(p)
@@ -206,6 +203,60 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
     for h in sorted(included):
         holders = {out.scopes[p] for p in linkable if h in units[p]}
         out.scopes[h] = holders.pop() if len(holders) == 1 else ("" if single else f"header:{h}")
+    return out
+
+
+@dataclass(frozen=True)
+class _Index:
+    """What a partition decided links from (kept to decide one file's links again)."""
+    facts: dict[str, LinkFacts]
+    definers: dict[str, tuple[str, ...]]
+    owners: dict[str, frozenset[str]]
+    folders: dict[str, tuple[str, ...]]
+    in_build: Callable[[str], bool] | None
+    included: frozenset[str]
+
+    def links_of(self, p: str, unit: tuple[str, ...]) -> tuple[frozenset[str], dict[str, tuple[str, ...]]]:
+        """The files `p`'s uses link to, and the names several files could satisfy."""
+        facts = self.facts
+        own = {n for f in (p, *unit) for n in facts[f].defines}
+        needs = {n for f in (p, *unit) for n in facts[f].needs} - own - _UNLINKED
+        # the names defined by the same files have the same candidates: decided once
+        by_definers: dict[tuple[str, ...], list[str]] = {}
+        for name in needs:
+            files = self.definers.get(name)
+            if files is not None:
+                by_definers.setdefault(files, []).append(name)
+        links: set[str] = set()
+        ambiguous: dict[str, tuple[str, ...]] = {}
+        for files, names in by_definers.items():
+            found = _candidates(p, files, facts, self.owners, self.folders, self.in_build)
+            if len(found) == 1:
+                links.add(found[0])
+            elif len(found) > 1:
+                ambiguous.update((name, tuple(found)) for name in names)
+        return frozenset(links), dict(sorted(ambiguous.items()))
+
+
+def relinked(programs: Programs, path: str, facts: LinkFacts) -> Programs | None:
+    """`programs` after a change of `path`'s link facts that can only add links inside its own
+    program (it defines, includes and is entered from what it was; it is no header; what it
+    uses now links to no file of another program, and to every file it linked to before);
+    None when the workspace must be partitioned again."""
+    index: _Index | None = programs.__dict__.get("_index")
+    before = index.facts.get(path) if index is not None else None
+    if index is None or before is None or path in index.included or path in programs.includers \
+            or (before.entry, before.defines, before.includes, before.includer) \
+            != (facts.entry, facts.defines, facts.includes, facts.includer):
+        return None
+    index = replace(index, facts={**index.facts, path: facts})
+    links, ambiguous = index.links_of(path, programs.units.get(path, ()))
+    scope = programs.scopes.get(path, "")
+    if not links >= programs.links.get(path, frozenset()) or any(programs.scopes.get(f, "") != scope for f in links):
+        return None
+    out = replace(programs, links={**programs.links, path: links},
+                  ambiguous={**{p: a for p, a in programs.ambiguous.items() if p != path}, **({path: ambiguous} if ambiguous else {})})
+    out.__dict__["_index"] = index
     return out
 
 
@@ -247,4 +298,4 @@ def _candidates(p: str, definers: Iterable[str], facts: dict[str, LinkFacts], ow
     return sorted(d for d in found if distance[d] == nearest)
 
 
-__all__ = ["LinkFacts", "Programs", "in_build_of", "link_facts", "partition"]
+__all__ = ["LinkFacts", "Programs", "in_build_of", "link_facts", "partition", "relinked"]

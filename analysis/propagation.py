@@ -36,7 +36,7 @@ from .call_graph import (
     qualify,
     scoped_graph,
 )
-from .programs import LinkFacts, Programs, link_facts, partition
+from .programs import LinkFacts, Programs, link_facts, partition, relinked
 from .records import dataclass, field
 from .syntax import Span
 
@@ -230,7 +230,12 @@ class DeviceGraph:
             facts = self._facts[path] if same and path in self._facts else link_facts(raw, ctx)
             if self._facts.get(path) != facts:
                 self._facts[path] = facts
-                self._partitioned = False
+                # (a changed use inside the file's program changes no other file's program)
+                again = relinked(self.programs, path, facts) if self._partitioned else None
+                if again is not None:
+                    self.programs = again
+                else:
+                    self._partitioned = False
         else:
             self._contexts.pop(path, None)
             self._raw.pop(path, None)

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from omp_lsp.analysis import Document, Language
-from omp_lsp.analysis.programs import LinkFacts, partition
+from omp_lsp.analysis.programs import LinkFacts, partition, relinked
 from omp_lsp.analysis.propagation import DeviceRow
 from omp_lsp.analysis.workspace import analyze_workspace, device_map, workspace_context
 
@@ -131,3 +131,22 @@ def test_a_fragment_in_a_target_region_is_device_code() -> None:
 def _device_map(folder: Path) -> list[DeviceRow]:
     documents = {str(p): Document(p.read_text(), Language.C) for p in sorted(folder.iterdir())}
     return device_map(documents)
+
+
+def test_a_use_inside_its_program_is_linked_without_partitioning_again() -> None:
+    facts = {"/b/a/main.c": _facts(True, needs=("init",)), "/b/a/init.c": _facts(defines=("init", "step")),
+             "/b/a/io.c": _facts(defines=("report",), needs=("init",)),
+             "/b/b/main.c": _facts(True, needs=("setup",)), "/b/b/setup.c": _facts(defines=("setup",)),
+             "/b/lib/util.c": _facts(defines=("clamp",))}
+    programs = partition(facts)
+    # a new call of a function its program's file defines, then one of another file of its program
+    for needs in (("init", "step"), ("init", "step", "report")):
+        changed = {**facts, "/b/a/main.c": _facts(True, needs=needs)}
+        again = relinked(programs, "/b/a/main.c", changed["/b/a/main.c"])
+        fresh = partition(changed)
+        assert again is not None
+        assert (again.scopes, again.links, again.ambiguous) == (fresh.scopes, fresh.links, fresh.ambiguous)
+    # a call of a file no program held yet (it joins), a call removed, a new definition: partitioned again
+    assert relinked(programs, "/b/a/main.c", _facts(True, needs=("init", "clamp"))) is None
+    assert relinked(programs, "/b/a/main.c", _facts(True)) is None
+    assert relinked(programs, "/b/a/io.c", _facts(defines=("report", "flush"), needs=("init",))) is None
