@@ -53,6 +53,7 @@ class Programs:
     links: dict[str, frozenset[str]] = field(default_factory=dict)   # path -> the files its uses link to
     ambiguous: dict[str, dict[str, tuple[str, ...]]] = field(default_factory=dict)  # path -> name -> files
     includers: dict[str, str] = field(default_factory=dict)          # header -> the includer it is read in
+    keys: dict[str, str] = field(default_factory=dict)               # path -> what its entity keys are qualified with
 
     def visible(self, path: str) -> tuple[str, ...]:
         """The other files whose declarations a file's names may mean: what it includes, then (a
@@ -203,7 +204,24 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
     for h in sorted(included):
         holders = {out.scopes[p] for p in linkable if h in units[p]}
         out.scopes[h] = holders.pop() if len(holders) == 1 else ("" if single else f"header:{h}")
+    out.keys = _qualifiers(out.scopes, facts)
     return out
+
+
+def _qualifiers(scopes: dict[str, str], facts: dict[str, LinkFacts]) -> dict[str, str]:
+    """file -> what its entity keys are qualified with: its program's scope, or nothing when no
+    other program defines or uses a name its program does (its keys then meet no other's)."""
+    names: dict[str, set[str]] = {}
+    for p, scope in scopes.items():
+        names.setdefault(scope, set()).update(facts[p].defines, facts[p].needs)
+    if len(names) <= 1:
+        return dict.fromkeys(scopes, "")
+    programs_of: dict[str, int] = {}
+    for held in names.values():
+        for name in held:
+            programs_of[name] = programs_of.get(name, 0) + 1
+    shared = {scope for scope, held in names.items() if any(programs_of[n] > 1 for n in held)}
+    return {p: scope if scope in shared else "" for p, scope in scopes.items()}
 
 
 @dataclass(frozen=True)
@@ -252,8 +270,9 @@ def relinked(programs: Programs, path: str, facts: LinkFacts) -> Programs | None
     index = replace(index, facts={**index.facts, path: facts})
     links, ambiguous = index.links_of(path, programs.units.get(path, ()))
     scope = programs.scopes.get(path, "")
-    if not links >= programs.links.get(path, frozenset()) or any(programs.scopes.get(f, "") != scope for f in links):
-        return None
+    if not links >= programs.links.get(path, frozenset()) or any(programs.scopes.get(f, "") != scope for f in links) \
+            or _qualifiers(programs.scopes, index.facts) != programs.keys:
+        return None   # (or a name it uses now is another program's too: their keys must be kept apart)
     out = replace(programs, links={**programs.links, path: links},
                   ambiguous={**{p: a for p, a in programs.ambiguous.items() if p != path}, **({path: ambiguous} if ambiguous else {})})
     out.__dict__["_index"] = index

@@ -253,7 +253,7 @@ class DeviceGraph:
             self.programs = partition(self._facts, self._in_build)
             self._partitioned = True
             self._pending.update((p, None) for p in self._facts
-                                 if before.scopes.get(p) != self.programs.scopes.get(p)
+                                 if before.keys.get(p) != self.programs.keys.get(p)
                                  or before.visible(p) != self.programs.visible(p))
         pending, self._pending = self._pending, {}
         self.updates = 0
@@ -270,7 +270,7 @@ class DeviceGraph:
         """The file's graph with its entities' names in its program's scope and its uses of
         names its translation unit's headers declare resolved to those (the same graph when
         neither applies)."""
-        scope = self.programs.scopes.get(path, "")
+        scope = self.programs.keys.get(path, "")
         unit = self.programs.visible(path)
         if not scope and not unit:
             return raw
@@ -290,7 +290,7 @@ class DeviceGraph:
         if raw is None:
             return {}
         kept = self._names_cache.get(path)
-        scope = self.programs.scopes.get(path, "")
+        scope = self.programs.keys.get(path, "")
         if kept is not None and kept[0] is raw and kept[1] == scope:
             return kept[2]
         out: dict[str, list[str]] = {}
@@ -688,7 +688,7 @@ class DeviceGraph:
 
     def _raw_key(self, key: str, path: str) -> str:
         """An entity key without its program's scope (call_graph.qualify)."""
-        scope = self.programs.scopes.get(path, "")
+        scope = self.programs.keys.get(path, "")
         return key[:-len(scope) - 1] if scope and key.endswith("@" + scope) else key
 
     def rows(self) -> list[DeviceRow]:

@@ -150,3 +150,18 @@ def test_a_use_inside_its_program_is_linked_without_partitioning_again() -> None
     assert relinked(programs, "/b/a/main.c", _facts(True, needs=("init", "clamp"))) is None
     assert relinked(programs, "/b/a/main.c", _facts(True)) is None
     assert relinked(programs, "/b/a/io.c", _facts(defines=("report", "flush"), needs=("init",))) is None
+
+
+def test_only_programs_that_share_a_name_keep_their_keys_apart() -> None:
+    facts = {"/b/a/main.c": _facts(True, needs=("init",)), "/b/a/init.c": _facts(defines=("init",)),
+             "/b/b/main.c": _facts(True, needs=("init",)), "/b/b/init.c": _facts(defines=("init",)),
+             "/b/c/main.c": _facts(True, needs=("solve",)), "/b/c/solve.c": _facts(defines=("solve",))}
+    programs = partition(facts)
+    assert programs.keys["/b/a/init.c"] == programs.scopes["/b/a/init.c"] != ""
+    assert programs.keys["/b/c/main.c"] == programs.keys["/b/c/solve.c"] == ""
+    # still a program of its own (the rules that compare files of one program keep them apart)
+    assert not programs.same("/b/c/main.c", "/b/a/main.c")
+    # a use of a name another program defines makes its keys its program's
+    changed = {**facts, "/b/c/main.c": _facts(True, needs=("solve", "init"))}
+    assert relinked(programs, "/b/c/main.c", changed["/b/c/main.c"]) is None
+    assert partition(changed).keys["/b/c/main.c"] != ""

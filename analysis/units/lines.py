@@ -42,16 +42,15 @@ def _at_line_start(src: bytes, at: int) -> int:
 
 
 def scan(source: bytes, fortran: bool = False) -> tuple[Line, ...]:
-    """Every preprocessor directive line of `source`, in order (never raises). The last few
-    texts' lines are kept: a file's includes are looked for before it is configured."""
+    """Every preprocessor directive line of `source`, in order (never raises). The last text's
+    lines are kept: a file's includes are looked for just before it is configured."""
     if b"#" not in source:
         return ()
     key = (source, fortran)
     found = _RECENT.get(key)
     if found is None:
         found = tuple(_scan_fortran(source) if fortran else _scan_c(source))
-        if len(_RECENT) >= 8:
-            del _RECENT[next(iter(_RECENT))]
+        _RECENT.clear()
         _RECENT[key] = found
     return found
 
