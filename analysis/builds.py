@@ -90,7 +90,8 @@ def analyze_files(documents: dict[str, Document], options: Options | None = None
     options = options or Options()
     build = build or Build()
     build = replace(build, headers=with_overlay(build.headers, documents))
-    includers = includers_of(include_graph(documents, build))
+    # (one file alone includes none of the others: nothing to look for)
+    includers = includers_of(include_graph(documents, build)) if len(documents) > 1 else {}
     analyses: dict[str, FileAnalysis] = {}
 
     def run(path: str, document: Document, includer: Includer | None) -> None:
