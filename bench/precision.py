@@ -13,7 +13,7 @@ cached in ~/.cache/omp-lsp/precision (or read from a verdicts.json beside the da
 is. Then omp-lsp checks the ROOT in one call (`whole`), and each folder that holds source files
 in a call of its own with the part of the database under it (`folders`: the outermost folders
 that hold source files, as an editor opens a project's folder). Every error and warning on an accepted file is printed with its source line, then the
-totals: the goal is no error, and at most one warning per 100 files, each a true problem.
+totals: the goal is no error, and at most one warning per 100 accepted files, each a true problem.
 
 Nothing of the code checked is kept: the benchmark reads the folders given to it.
 """
@@ -252,7 +252,8 @@ def report(title: str, findings: list[dict], accepted: dict[str, bool], nfiles: 
     codes = Counter((f["severity"], f["code"]) for f in on_accepted)
     rejected = sum(1 for f in kept if f not in on_accepted)
     print(f"-- {title}: {nfiles} files, {sum(accepted.values())} accepted; on accepted files: {errors} errors, "
-          f"{warnings} warnings ({100 * warnings / max(1, nfiles):.2f} per 100 files); {rejected} findings on files "
+          f"{warnings} warnings ({100 * warnings / max(1, sum(accepted.values())):.2f} per 100 accepted files); "
+          f"{rejected} findings on files "
           f"the compilers reject or never compile; {seconds:.1f} s")
     if codes:
         print("   by code: " + ", ".join(f"{c} {s} x{n}" for (s, c), n in sorted(codes.items())))
@@ -293,7 +294,7 @@ def main() -> int:
     for mode, t in totals.items():
         if t:
             print(f"\n#### all roots, {mode}: {t['files']} files, {t['accepted']} accepted: {t['errors']} errors, "
-                  f"{t['warnings']} warnings ({100 * t['warnings'] / max(1, t['files']):.2f} per 100 files), "
+                  f"{t['warnings']} warnings ({100 * t['warnings'] / max(1, t['accepted']):.2f} per 100 accepted files), "
                   f"{t['seconds']:.0f} s")
     return 0
 

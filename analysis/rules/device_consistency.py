@@ -459,7 +459,7 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
     limits = unsupported(ws.options.device_toolchains if ws.options else ())
     cycles = _recursive(graph) if RECURSION in limits else set()
     complete = _complete_programs(ws)
-    reported: set[tuple[str, str]] = set()
+    reported: set[tuple[str, str, str]] = set()
     for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and (
             bool(limits) or (bool(complete) and not e.definitions and not e.marks))):
         if edge.kind != CALL or not _on_device(graph, edge):
@@ -473,12 +473,11 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
             message = (f"'{target.name}' is variadic and called in device code: {names} cannot compile "
                        f"{WHY[VARIADIC]}; give it a fixed parameter list")
         elif path in complete and not target.definitions and not target.marks and not library_routine(target.name) \
-                and any(p != path for p, _ in target.declarations) and (path, target.key) not in reported \
-                and not _header_may_mark(ws, path, target.name):
-            # (declared in another file: a library's header, whose body the host link finds in the
-            # library and the device link nowhere; one the calling file declares itself and no file
-            # defines fails the host link as well, which says so)
-            reported.add((path, target.key))
+                and (path, edge.source, target.key) not in reported and not _header_may_mark(ws, path, target.name):
+            # (a library's procedure, declared by its header or by the calling file: the host link
+            # finds its body in the library, the device link nowhere; said once per calling
+            # procedure or target region)
+            reported.add((path, edge.source, target.key))
             message = (f"'{target.name}' is called in device code but no file of the program defines it: its "
                        "device version cannot exist, so the device link fails; define it in a file of the "
                        "program (or mark it declare target if a device library provides it)")
