@@ -2,7 +2,8 @@
 
 For every C, C++ and Fortran fixture under tests/fixtures/declare_target/,
 tests/fixtures/target/, tests/fixtures/declare_variant/, tests/fixtures/context_selectors/,
-tests/fixtures/propagation/, tests/fixtures/workspaces/, tests/fixtures/structure/ and tests/fixtures/valid/ (recursively), run the reference compiler the way a user
+tests/fixtures/propagation/, tests/fixtures/workspaces/, tests/fixtures/structure/,
+tests/fixtures/syntax/, tests/fixtures/configuration/ and tests/fixtures/valid/ (recursively), run the reference compiler the way a user
 would check syntax (clang-22 for C and C++, flang-22 for Fortran; `-fsyntax-only
 -fopenmp -fopenmp-version=VV` with the file's `openmp-version:` annotation, default
 5.1), collect every *error* that concerns the rules omp-lsp checks, and assert that
@@ -42,7 +43,7 @@ from expectations import actual, version_of
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS_DIRS = [ROOT / "tests" / "fixtures" / d
                for d in ("declare_target", "target", "declare_variant", "context_selectors", "propagation",
-                         "workspaces", "valid", "structure")]
+                         "workspaces", "valid", "structure", "syntax", "configuration")]
 
 C_SUFFIXES = {".c"}
 CPP_SUFFIXES = {".cpp", ".cc", ".cxx", ".c++", ".C"}
