@@ -46,6 +46,15 @@ From what clang 22 and flang 22 actually print for the fixtures:
                                                                      indirect), so Fortran
                                                                      fixtures with indirect
                                                                      use 5.2 and `enter`
+  'The module name cannot be in a DECLARE TARGET directive'          OMP164
+  "No explicit type declared for 'x'" on a declare target line
+   (IMPLICIT NONE)                                                   OMP165 (OMP164 for a
+                                                                     module or program name;
+                                                                     flang 22 also says it
+                                                                     from 5.2 in enter/to,
+                                                                     where 5.2 makes the name
+                                                                     an external procedure:
+                                                                     compiler-differs)
 
 (*) clang reports these at the variable's declaration, not at the directive: there
 the finding may also be on a line of one of the error's notes, or be a finding with
@@ -89,6 +98,8 @@ Rules the compilers do not check at all (observed with the fixtures):
   "expected pointer, array, reference to pointer, or reference to
    array in 'is_device_ptr clause'"                                  OMP209
   "allocator must be specified in the 'uses_allocators' clause"      OMP213
+  "invalid 'this' expression on 'map' clause", "expected addressable
+   lvalue in 'map'|'to'|'from' clause"                               OMP218
   flang-22
   'Only the ALLOC, FROM, TO, TOFROM map types are permitted for MAP
    clauses on the TARGET directive' (and the other directives)       OMP201
@@ -107,6 +118,7 @@ Rules the compilers do not check at all (observed with the fixtures):
   'The device expression of the DEVICE clause must be a positive
    integer expression', 'The parameter of the THREAD_LIMIT clause
    must be a positive integer expression'                            OMP210
+  "'x' must be a variable" (on a target line)                        OMP218
 
 Not matched: clang's 'unexpected OpenMP clause 'reverse_offload' in directive '#pragma omp
 requires'' (OMP505; the fixtures that need the directive skip compilation) and 'incorrect map
@@ -118,7 +130,7 @@ in allocate clauses of the target construct itself, not in nested constructs or 
 routine calls; neither compiler checks OMP203 or OMP204, and flang does not check OMP202 or
 OMP213.
 
-## Target region contents (OMP205, OMP206, OMP211, OMP212, OMP214-OMP216)
+## Target region contents (OMP205, OMP206, OMP211, OMP212, OMP214-OMP217)
 
   clang-22                                                           omp-lsp
   "region cannot be nested inside 'target' region" (also 'target
@@ -130,6 +142,8 @@ OMP213.
                                                                      compiler-differs)
   'target construct with nested teams region contains statements
    outside of the teams construct'                                   OMP215
+  'cannot return from OpenMP region', ''break'|'continue' statement
+   not in loop [or switch] statement' (in the outlined region)       OMP217
   flang-22
   'TARGET construct with nested TEAMS region contains statements or
    directives outside of the TEAMS construct'                        OMP215 (flang also
@@ -137,6 +151,9 @@ OMP213.
                                                                      around the teams; clang
                                                                      does not count braces:
                                                                      omp-lsp follows each)
+  'RETURN statement is not allowed in a TARGET construct', 'EXIT|CYCLE
+   to construct ['name'] outside of TARGET construct is not
+   allowed', 'invalid branch leaving an OpenMP structured block'     OMP217
 
 Not matched: clang 22's 'unexpected OpenMP clause 'reverse_offload' in directive '#pragma
 omp requires'' (clang does not implement it yet: the fixtures' requires lines say
@@ -151,11 +168,12 @@ OMP216, and OMP206 in device_type(nohost) procedures.
 
 clang 22 reports almost every context-selector fault as a *warning* ("... is not a valid
 context set/selector/property ...; ... ignored", "... cannot have a score", "... was used
-already ..."), which this test does not count; its one error is device_num's:
+already ..."), which this test does not count; its errors are device_num's and a bare score's:
 
   clang-22                                                           omp-lsp
   "argument to 'device_num' clause must be a non-negative integer
    value" (on a declare variant line)                                OMP361
+  "expected '(' after 'score'"                                       OMP004
   flang-22
   'Repeated trait set name X in a context specifier'                 OMP352
   'Repeated trait name X in a trait set'                             OMP354
@@ -222,6 +240,17 @@ OMP362 (clang warns) or the version of a set or selector (both accept target_dev
   "... does not support constexpr functions"                         OMP312 for consteval
                                                                      functions (clang says
                                                                      constexpr for them too)
+  "expected interop type: 'target' and/or 'targetsync'"              OMP317
+  "the user condition in the OpenMP context selector needs to be
+   constant", "'#pragma omp declare variant' is not compatible with
+   any target-specific attributes"                                   OMP363 (a warning: 5.1
+                                                                     allows dynamic conditions
+                                                                     and the attributes)
+  "nested OpenMP context selector contains duplicated trait ... with
+   different score"                                                  OMP364 (clang also says
+                                                                     it for equal scores,
+                                                                     which the spec allows:
+                                                                     compiler-differs)
 
 clang's warnings for OMP306 ('variant function ... is itself marked as ...') and OMP307
 ('cannot be applied ... after first usage|to the function that was defined already') are
@@ -231,8 +260,8 @@ Not matched: clang's "function with '#pragma omp declare variant' has a differen
 class|inline specification|linkage|calling convention|constexpr specification" and "does
 not support constexpr functions" for a constexpr (not consteval) function: the spec does not
 require the base and the variant to agree on those, so omp-lsp reports nothing (the fixtures
-avoid them); "the user condition in the OpenMP context selector needs to be constant" (clang
-22 does not implement dynamic user conditions, which 5.1 allows); clang's parse error on
+avoid them); "nested user conditions in OpenMP context selector not supported (yet)" (a clang
+22 limitation); clang's parse error on
 'simd(simdlen(8))' in a construct selector (the fixtures write plain 'simd'). clang does not
 check OMP310, OMP311, OMP313, OMP314 or OMP316 (but for undeclared names), and accepts
 adjust_args/append_args without a match clause in every version (OMP301 follows the spec:
@@ -286,6 +315,31 @@ in any declare target region' (OMP404) is a warning. flang 22 checks none of OMP
 clang does not check OMP403, OMP405, OMP406 (nohost variables in host code) or OMP407:
 most of these surface only at the device link or in another toolchain.
 
+## Directive syntax from the tables (OMP011, OMP012, OMP001 for capitalised names)
+
+  clang-22                                                           omp-lsp
+  "'a' and 'b' clause are mutually exclusive and may not appear on
+   the same directive", "unexpected 'notinbranch' clause, 'inbranch'
+   is specified already", "'reduction' clause cannot be used with
+   'nogroup' clause", "directive '#pragma omp atomic|flush' cannot
+   contain more than one ... clause"                                 OMP011 (clang also
+                                                                     counts capture and
+                                                                     compare with update,
+                                                                     which 5.1 allows: such a
+                                                                     line needs
+                                                                     compiler-differs)
+  "argument of aligned clause should be array or pointer, not 'T'"   OMP012
+  flang-22
+  "X and Y clauses are mutually exclusive and may not appear on the
+   same D directive", "At most one clause from the 'atomic|memory-
+   order' group is allowed on D construct"                           OMP011
+  "'a' in ALIGNED clause must be of type C_PTR, POINTER or
+   ALLOCATABLE"                                                      OMP012
+
+clang's error for a directive name in capitals (`#pragma omp TARGET`) is its generic "expected
+an OpenMP directive", not matched here (OMP001 answers it when no macro of the build can be the
+name); flang does not check nogroup with reduction.
+
 """
 from __future__ import annotations
 
@@ -337,6 +391,7 @@ DECLARE_TARGET: list[Pattern] = [
     _p(r"If the DECLARE TARGET directive has a clause, it must contain at least one"),
     _p(r"The INDIRECT clause cannot be used without the ENTER clause"),
     _p(r"DECLARE TARGET directive can have argument or clauses, but not both"),   # OMP003
+    _p(r"No explicit type declared for", line=DECLARE_TARGET_LINE),                # OMP165
     # Anything else that names the directive.
     _p(r"\bdeclare[ _]target\b"),
 ]
@@ -355,22 +410,32 @@ TARGET: list[Pattern] = [
     _p(r"(?:first)?private variable cannot be in a (?:is_device_ptr|has_device_addr) clause"),
     _p(r"expected pointer, array, reference to pointer, or reference to array in 'is_device_ptr clause'"),
     _p(r"allocator must be specified in the 'uses_allocators' clause"),
+    _p(r"invalid 'this' expression on 'map' clause"),                              # OMP218
+    _p(r"expected addressable lvalue in '(?:map|to|from)' clause"),                # OMP218
     # flang-22
     _p(r"Only the [A-Z, ]+ map types are permitted for MAP clauses on the"),
-    _p(r"may not appear on both MAP and (?:FIRST)?PRIVATE clauses on a TARGET construct"),
+    # (also on a combined TARGET SIMD construct, whose firstprivate only target takes: OMP207)
+    _p(r"may not appear on both MAP and (?:FIRST)?PRIVATE clauses on a TARGET(?: [A-Z ]+)? construct"),
     _p(r"may not appear on both (?:IS_DEVICE_PTR|HAS_DEVICE_ADDR) and \w+ clauses"),
     _p(r"in IS_DEVICE_PTR clause must be of type C_PTR"),
     _p(r"The device expression of the DEVICE clause must be a positive integer expression"),
     _p(r"The parameter of the THREAD_LIMIT clause must be a positive integer expression"),
+    _p(r"'\w+' must be a variable", line=TARGET_LINE),                              # OMP218
 ]
 
-# Target region contents (OMP205, OMP206, OMP211, OMP212, OMP214-OMP216).
+# Target region contents (OMP205, OMP206, OMP211, OMP212, OMP214-OMP217).
 TARGET_REGIONS: list[Pattern] = [
     # clang-22: a device construct nested in a target region (also a nested target with
     # device(ancestor: 1), which the spec allows: those lines say compiler-differs)
     _p(r"region cannot be nested inside 'target[^']*' region", line=TARGET_LINE),
     # clang-22 and flang-22
     _p(r"target construct with nested teams region contains statements"),
+    # OMP217: clang-22 (a break/continue outside any loop of the outlined region), flang-22
+    _p(r"cannot return from OpenMP region"),
+    _p(r"'(?:break|continue)' statement not in loop(?: or switch)? statement"),
+    _p(r"RETURN statement is not allowed in a \w+ construct"),
+    _p(r"(?:EXIT|CYCLE) to construct (?:'\w+' )?outside of \w+ construct is not allowed"),
+    _p(r"invalid branch leaving an OpenMP structured block"),
 ]
 
 # Declare variant (OMP3xx), C and C++.
@@ -392,6 +457,10 @@ DECLARE_VARIANT: list[Pattern] = [
     _p(r"'#pragma omp declare variant' does not support (?:function templates|virtual functions|deduced return "
        r"types|constructors|destructors|deleted functions|defaulted functions|constexpr functions|consteval)"),
     _p(r"with deduced return type cannot be used before it is defined", line=DECLARE_VARIANT_LINE),
+    _p(r"expected interop type: 'target' and/or 'targetsync'"),
+    _p(r"the user condition in the OpenMP context selector needs to be constant"),
+    _p(r"'#pragma omp declare variant' is not compatible with any target-specific attributes"),
+    _p(r"nested OpenMP context selector contains duplicated trait"),
 ]
 
 # Declare variant (OMP3xx), Fortran.
@@ -406,6 +475,7 @@ DECLARE_VARIANT_FORTRAN: list[Pattern] = [
 CONTEXT_SELECTORS: list[Pattern] = [
     # clang-22 (the other context-selector checks of clang are warnings)
     _p(r"argument to 'device_num' clause must be a non-negative integer value", line=DECLARE_VARIANT_LINE),
+    _p(r"expected '\(' after 'score'"),
     # flang-22
     _p(r"Repeated trait set name \w+ in a context specifier"),
     _p(r"Repeated trait name \w+ in a trait set"),
@@ -425,5 +495,19 @@ PROPAGATION: list[Pattern] = [
     _p(r"function with 'device_type\(host\)' is not available on device"),
 ]
 
+# Directive syntax from the tables (OMP011, OMP012).
+DIRECTIVE_SYNTAX: list[Pattern] = [
+    # clang-22
+    _p(r"'\w+' and '\w+' clause are mutually exclusive and may not appear on the same directive"),
+    _p(r"unexpected '(?:in|notin)branch' clause, '(?:in|notin)branch' is specified already"),
+    _p(r"'reduction' clause cannot be used with 'nogroup' clause"),
+    _p(r"directive '#pragma omp (?:atomic|flush)' cannot contain more than one '\w+'"),
+    _p(r"argument of aligned clause should be array or pointer"),
+    # flang-22
+    _p(r"\w+ and \w+ clauses are mutually exclusive and may not appear on the same"),
+    _p(r"At most one clause from the '(?:atomic|memory-order)' group is allowed"),
+    _p(r"in ALIGNED clause must be of type C_PTR, POINTER or ALLOCATABLE"),
+]
+
 RELEVANT: list[Pattern] = [*DECLARE_TARGET, *TARGET, *TARGET_REGIONS, *DECLARE_VARIANT, *DECLARE_VARIANT_FORTRAN,
-                           *CONTEXT_SELECTORS, *PROPAGATION]
+                           *CONTEXT_SELECTORS, *PROPAGATION, *DIRECTIVE_SYNTAX]
