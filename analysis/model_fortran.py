@@ -1565,3 +1565,43 @@ def _splice(refs: list[Reference], span: Span, fresh: list[Reference]) -> None:
     lo = bisect_left(refs, span[0], key=lambda r: r.span[0])
     hi = bisect_left(refs, span[1], lo, key=lambda r: r.span[0])
     refs[lo:hi] = fresh
+
+
+# -- implicit typing and SAVE of a scoping unit (read from its statements on demand) ------------
+_IMPLICIT_NONE = re.compile(rb"implicit\s*none\s*(?:\((.*)\))?\s*$")
+
+
+def _own_specification(statements: list[Statement], model: FileModel, scope: Scope) -> list[Statement]:
+    """The statements of the specification part of `scope` itself (not of an interface body,
+    derived type or other scope nested in it)."""
+    part = scope.spec_part
+    if part is None:
+        return []
+    lo = bisect_left(statements, part[0], key=lambda s: s.start)
+    hi = bisect_left(statements, part[1], lo, key=lambda s: s.start)
+    return [st for st in statements[lo:hi] if model.scope_at(st.start, expand=False) is scope]
+
+
+def implicit_none(statements: list[Statement], model: FileModel, scope: Scope) -> bool | None:
+    """Whether an IMPLICIT NONE (with TYPE, or with no list) in `scope`'s own specification part
+    turns implicit typing off there: True, False (no such statement, or IMPLICIT NONE (EXTERNAL)
+    alone), None when an IMPLICIT NONE statement cannot be read."""
+    found: bool | None = False
+    for st in _own_specification(statements, model, scope):
+        m = _IMPLICIT_NONE.match(st.text.strip())
+        if m is None:
+            if st.text.startswith(b"implicit") and b"none" in st.text:
+                found = None   # a form this reader does not know: unsure
+            continue
+        specs = {w.strip() for w in m.group(1).split(b",")} if m.group(1) is not None else set()
+        if not specs or specs == {b""} or b"type" in specs:
+            return True
+        if not specs <= {b"external"}:
+            found = None
+    return found
+
+
+def saves_all(statements: list[Statement], model: FileModel, scope: Scope) -> bool:
+    """Whether `scope`'s own specification part has a SAVE statement without a list (every local
+    variable, implicitly typed ones too, is SAVE)."""
+    return any(st.text.strip() == b"save" for st in _own_specification(statements, model, scope))

@@ -7,17 +7,21 @@ resolve): a false error is worse than a missed one.
 """
 from __future__ import annotations
 
+import re
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Finding, Fix, Related
+from ..diagnostics import Finding, Fix, Related, Severity
 from ..model import (
     AUTOMATIC,
     COMMON,
     ENTRY,
     FUNCTION,
     GENERIC,
+    MODULE,
     PROCEDURE,
+    PROCEDURE_KINDS,
     PROCEDURE_POINTER,
     STATEMENT_FUNCTION,
     VARIABLE,
@@ -25,11 +29,13 @@ from ..model import (
     Scope,
     Symbol,
 )
+from ..model_fortran import implicit_none, saves_all
 from ..syntax import Language
 from . import FileContext, WorkspaceContext, rule, workspace_rule
 
 if TYPE_CHECKING:
     from ..declare_target import Mark
+    from ..directives.fortran_blocks import Statement
     from ..directives.nodes import Directive, ListItem
 
 DECLARE_TARGET = "declare target"
@@ -161,8 +167,9 @@ def not_a_procedure_name(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP153", per_directive=True)
 def procedure_outside_its_specification_part(ctx: FileContext) -> Iterator[Finding]:
     """A subprogram named in a directive that is not in that subprogram's (or its interface
-    body's) specification part."""
-    if not _applies(ctx):
+    body's) specification part: a 5.1 restriction that 5.2 (7.8.2) dropped, and that flang and
+    gfortran do not enforce, so a warning up to 5.1 and nothing from 5.2."""
+    if not _applies(ctx) or ctx.version >= 52:
         return
     for mark, _d, item, scope in _explicit_marks(ctx):
         symbols = mark.symbols
@@ -182,10 +189,12 @@ def procedure_outside_its_specification_part(ctx: FileContext) -> Iterator[Findi
             continue
         yield Finding(
             "OMP153",
-            f"'{item.text}' is a procedure: a declare target directive naming it must be in the specification "
-            f"part of '{target.name}' itself (or of its interface body); move the directive there",
-            item.span, related=[Related(target.name_span, f"'{target.name}' is defined here"
-                                        if target.definition else f"interface body of '{target.name}'")])
+            f"'{item.text}' is a procedure: OpenMP 5.1 requires a declare target directive naming it to be in the "
+            f"specification part of '{target.name}' itself (or of its interface body); OpenMP 5.2 lifts this "
+            "restriction and flang and gfortran accept it: move the directive there, or select OpenMP 5.2",
+            item.span, Severity.WARNING,
+            related=[Related(target.name_span, f"'{target.name}' is defined here"
+                             if target.definition else f"interface body of '{target.name}'")])
 
 
 @rule("OMP156", per_directive=True)
@@ -392,6 +401,59 @@ def _marks_host(d: Directive, host: Scope) -> bool:
     return any(i.name is not None and i.name.lower() == host.name.lower() for i in items)
 
 
+# -- OMP164: program unit names ------------------------------------------------------------------
+@rule("OMP164", per_directive=True)
+def program_unit_name(ctx: FileContext) -> Iterator[Finding]:
+    """A module name (a module of this file, or one a USE statement names) or the main program's
+    own name in the list: neither is a variable, procedure or common block."""
+    if not _applies(ctx):
+        return
+    for mark, _d, item, scope in _explicit_marks(ctx):
+        if item.name is None or item.common_block or _part_of_another(item):
+            continue
+        what = _unit_named(mark, item.name.lower(), scope)
+        if what is None:
+            continue
+        yield Finding(
+            "OMP164",
+            f"'{item.text}' is the name of {what}, which cannot appear in a declare target directive: a list item "
+            "must be a variable, a procedure or a named common block (/name/); name those instead", item.span)
+
+
+def _unit_named(mark: Mark, key: str, scope: Scope) -> str | None:
+    """'a module' or 'the main program' when the list item names one, else None."""
+    if mark.symbols:
+        return "a module" if all(s.kind == MODULE for s in mark.symbols) else None
+    if any(key in s.uses for s in scope.ancestors()):
+        return "a module"   # a module of another file: a local entity cannot share its name
+    if scope.kind == "program" and scope.name.lower() == key:
+        return "the main program"
+    return None
+
+
+# -- OMP105 (Fortran): indirect without a list ------------------------------------------------
+@rule("OMP105", per_directive=True)
+def indirect_without_list(ctx: FileContext) -> Iterator[Finding]:
+    """`!$omp declare target indirect[(...)]` with no to/enter/link clause: "If the directive has
+    a clause, it must contain at least one to clause or at least one link clause" (5.1; enter in
+    5.2). In C/C++ `declare target indirect` opens a delimited region and is left to the shared rule."""
+    if not _applies(ctx):
+        return
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET)):
+        if d.argument is not None or d.uses_macros or not d.clauses or _has_list(d):
+            continue
+        if d.clause("indirect") is None or any(c.spec is None for c in d.clauses):
+            continue  # without indirect the shared OMP105 rule reports it; an unknown clause is OMP002's
+        word = "enter" if ctx.version >= 52 else "to"
+        unit = ctx.model.scope_at(d.span[0]).enclosing(*SUBPROGRAMS)
+        name = unit.name if unit is not None and unit.name else "name"
+        yield Finding(
+            "OMP105",
+            f"this declare target directive has clauses but no '{word}' or 'link' clause: 'indirect' applies to "
+            f"the procedures of its '{word}' clause and this one names none; write "
+            f"'!$omp declare target {word}({name}) indirect...'", d.name_span)
+
+
 # -- workspace rules ---------------------------------------------------------------------------
 def _fortran_files(ws: WorkspaceContext) -> list[tuple[str, FileContext]]:
     return [(p, c) for p, c in ws.files.items() if c.document.language.is_fortran]
@@ -584,3 +646,139 @@ def _c_declarations(c: FileContext, name: str, kind: str) -> tuple[list[Symbol],
         return hits, bool(hits) and c.has_declare_target and any(c.binding.of(s) for s in hits)
     except Exception:  # noqa: BLE001 - a C model that cannot answer leaves this rule silent
         return [], False
+
+
+# -- OMP162 (implicitly typed locals), OMP165: names declared nowhere ---------------------------
+# Intrinsic modules whose public names all start with a known prefix: a USE of them cannot
+# bring in any other name.
+_PREFIXED_MODULES = {"iso_c_binding": ("c_",), "omp_lib": ("omp_", "kmp_"), "omp_lib_kinds": ("omp_", "kmp_")}
+
+
+@workspace_rule("OMP162", "OMP165")
+def undeclared_names(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    """A list item declared nowhere. With implicit typing it is an implicitly typed variable:
+    in a subprogram a local without SAVE (OMP162). Under IMPLICIT NONE it has no type: an error
+    before 5.2, and in a link clause at any version (from 5.2 a name in enter/to or a bare
+    list is an external procedure) (OMP165). A workspace rule: a procedure another file
+    defines may be what the name means."""
+    found = [(path, ctx, mark, scope) for path, ctx in _fortran_files(ws) if ctx.has_declare_target
+             for mark, scope in _undeclared_marks(ctx)]
+    for path, ctx, mark, scope in found:
+        item = mark.item
+        assert item is not None and item.name is not None
+        key = item.name.lower()
+        if any(p != path and any(s.kind in PROCEDURE_KINDS for s in c.model.named(key))
+               for p, c in _fortran_files(ws)):
+            continue  # a procedure of that name exists: the directive may mean it
+        finding = _undeclared_finding(ctx, mark, scope)
+        if finding is not None:
+            yield path, finding
+
+
+def _undeclared_marks(ctx: FileContext) -> Iterator[tuple[Mark, Scope]]:
+    """Explicit list items of directives in a unit's specification part that name nothing the
+    file declares, mentions as a procedure, or may bring in from elsewhere."""
+    model = ctx.model
+    statements = ctx.structure.statements
+    if not model.complete or statements is None:
+        return
+    named_in: set[tuple[int, str]] = set()   # (scope, key) of every name a directive lists
+    undeclared: list[tuple[Mark, Scope, str]] = []
+    for mark in ctx.binding.marks:
+        item = mark.item
+        if item is None or not mark.explicit or item.name is None or item.common_block or _part_of_another(item):
+            continue
+        d = ctx.directives[mark.directive]
+        scope = model.scope_at(d.span[0])
+        key = item.name.lower()
+        named_in.add((id(scope), key))
+        if mark.symbols or d.name != DECLARE_TARGET or d.uses_macros:
+            continue
+        if scope.kind in VARIABLE_UNITS and not scope.interface_body and _in_spec(scope, d.span[0]):
+            undeclared.append((mark, scope, key))
+    for mark, scope, key in undeclared:
+        if any((id(s), key) in named_in for s in scope.ancestors() if s is not scope):
+            continue   # the host's directive made it an implicitly typed variable there
+        if not _only_this_file_declares(model, scope, key) or _unit_named(mark, key, scope) is not None:
+            continue
+        if _mentioned_as_procedure(statements, scope, key):
+            continue
+        yield mark, scope
+
+
+def _only_this_file_declares(model: FileModel, scope: Scope, key: str) -> bool:
+    """Whether every name `scope` can see is declared in this file (so a name it does not declare
+    is declared nowhere): complete scopes, no host outside the file (submodules), no USE of a
+    module of another file (but intrinsic modules whose names have a prefix `key` lacks), and
+    no declaration of `key` anywhere in the file (an external procedure, a module variable...)."""
+    if model.named(key):
+        return False
+    modules = {s.name.lower() for s in model.root.children if s.kind == "module"}
+    for s in scope.ancestors():
+        if not s.complete or s.kind == "submodule" or (s is not scope and s.kind in SUBPROGRAMS + ("program",)):
+            return False   # an internal procedure: the host may use an implicitly typed variable
+        for used in s.uses:
+            if used in modules:
+                continue
+            prefixes = _PREFIXED_MODULES.get(used)
+            if prefixes is None or key.startswith(prefixes):
+                return False
+    return True
+
+
+def _mentioned_as_procedure(statements: list[Statement], scope: Scope, key: str) -> bool:
+    """Whether the unit's statements (directives are not statements) may use `key` as anything
+    but a plain variable: in the header or specification part (a result name, a NAMELIST...),
+    called, or followed by '(' (a function reference)."""
+    # (not after '/': `common /c/`, `save /c/` and NAMELIST groups name no variable)
+    word = re.compile(rb"(?<![\w%$/])" + re.escape(key.encode()) + rb"(?![\w$])")
+    spec_end = scope.spec_part[1] if scope.spec_part is not None else scope.span[1]
+    lo = bisect_left(statements, scope.span[0], key=lambda st: st.start)
+    for st in statements[lo:]:
+        if st.start >= scope.span[1]:
+            break
+        for m in word.finditer(st.text):
+            if st.start < spec_end or st.text[m.end():].lstrip()[:1] == b"(" \
+                    or re.search(rb"\bcall\s*$", st.text[:m.start()]):
+                return True
+    return False
+
+
+def _undeclared_finding(ctx: FileContext, mark: Mark, scope: Scope) -> Finding | None:
+    item = mark.item
+    assert item is not None and item.name is not None
+    statements = ctx.structure.statements
+    assert statements is not None
+    typing_off: bool | None = False
+    for s in scope.ancestors():
+        if s.kind == "file":
+            break
+        off = implicit_none(statements, ctx.model, s)
+        if off is None:
+            return None   # an IMPLICIT NONE this reader does not understand
+        typing_off = typing_off or off
+    if typing_off:
+        if ctx.version >= 52 and mark.kind != "link":
+            return None   # 5.2: an external procedure
+        why = ("a link clause takes variables" if mark.kind == "link"
+               else "before OpenMP 5.2 a list item must be a declared variable, procedure or common block")
+        return Finding(
+            "OMP165",
+            f"'{item.text}' is declared nowhere and IMPLICIT NONE is in effect, so it has no type: {why}; declare it "
+            "(a variable with SAVE or in a module), or for a procedure add an EXTERNAL statement or an interface",
+            item.span)
+    if scope.kind not in SUBPROGRAMS or saves_all(statements, ctx.model, scope):
+        return None   # an implicitly typed variable of a module or main program, or a SAVEd one: fine
+    common = scope.declared(f"/{item.name.lower()}/")
+    if common:
+        return Finding(
+            "OMP162",
+            f"'{item.text}' is declared nowhere, so it is an implicitly typed local variable without the SAVE "
+            f"attribute, not the common block of that name: write /{item.text}/ to name the common block",
+            item.span, related=[Related(common[0].name_span, f"common block /{common[0].name}/")],
+            fixes=[Fix(f"Name the common block /{item.text}/", ((item.span, f"/{item.text}/"),))])
+    return Finding(
+        "OMP162",
+        f"'{item.text}' is declared nowhere, so it is an implicitly typed local variable without the SAVE "
+        "attribute: a declare target variable must be declared in a module or be SAVE; declare it with SAVE, "
+        "or, for an external procedure, add an EXTERNAL statement", item.span)
