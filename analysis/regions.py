@@ -70,6 +70,14 @@ class MemberAccess:
         return (self.base_span[0], self.member_span[1])
 
 
+@dataclass(frozen=True)
+class Branch:
+    """A statement that leaves a target region's structured block (OMP217)."""
+    kind: str                       # "return", "goto", "break", "continue"; Fortran "exit", "cycle"
+    span: Span                      # the statement (C/C++: the keyword's statement node)
+    target: str | None = None       # the label or construct name it names, as written
+
+
 @dataclass(eq=False)
 class TeamsNesting:
     """A `target` whose region holds a closely nested `teams` construct (OMP215)."""
@@ -326,6 +334,87 @@ class Regions:
                 names.add(m.group(1).decode())
         return frozenset(names)
 
+    # -- OMP217: branches out of a region -------------------------------------------------
+    def branches_out(self, region: TargetRegion) -> list[Branch]:
+        """The statements of the region (not of a target region nested in it) that leave it:
+        a return, a jump to a label outside it, a break/continue/EXIT/CYCLE of a loop or
+        construct outside it. Empty where the source cannot tell (syntax errors, macros that
+        may open a loop)."""
+        found = self._fortran_branches(region) if self.fortran else self._c_branches(region)
+        return [b for b in found if self.at(b.span[0]) is region]
+
+    def _c_branches(self, region: TargetRegion) -> list[Branch]:
+        tree = self.document.tree
+        if tree is None:
+            return []
+        lo, hi = region.span
+        node = tree.root_node.named_descendant_for_byte_range(lo, lo + 1)
+        while node is not None and node.parent is not None and node.parent.start_byte == lo \
+                and node.parent.end_byte <= hi:
+            node = node.parent
+        if node is None or (node.start_byte, node.end_byte) != (lo, hi) or node.has_error:
+            return []   # not one statement the tree reads cleanly
+        labels: set[str] = set()
+        jumps: list[Branch] = []
+        self._c_walk_branches(node, False, False, labels, jumps)
+        return [b for b in jumps if b.kind != "goto" or b.target not in labels]
+
+    def _c_walk_branches(self, node: tree_sitter.Node, loop: bool, switch: bool, labels: set[str],
+                         out: list[Branch]) -> None:
+        """Collect returns, gotos (and the region's labels), and break/continue with no loop or
+        switch of the region around them. Lambdas and nested functions (local classes' member
+        functions, or what a macro makes look like one) return from themselves."""
+        kind = node.type
+        if kind in _C_OWN_BODIES:
+            return
+        span = (node.start_byte, node.end_byte)
+        if kind in ("return_statement", "co_return_statement"):
+            out.append(Branch("return", span))
+        elif kind == "goto_statement":
+            label = node.child_by_field_name("label")
+            if label is not None:
+                out.append(Branch("goto", span, self._text(label)))
+        elif kind == "break_statement" and not (loop or switch):
+            out.append(Branch("break", span))
+        elif kind == "continue_statement" and not loop:
+            out.append(Branch("continue", span))
+        elif kind == "labeled_statement":
+            label = node.child_by_field_name("label")
+            if label is not None:
+                labels.add(self._text(label))
+        loop = loop or kind in _C_LOOPS
+        switch = switch or kind == "switch_statement"
+        for child in node.named_children:
+            self._c_walk_branches(child, loop, switch, labels, out)
+
+    def _fortran_branches(self, region: TargetRegion) -> list[Branch]:
+        from .directives.fortran_blocks import block_events  # Fortran only: loaded when needed
+
+        stmts = self.statements_in(region.span)
+        labels = {int(st.label) for st in stmts if st.label.isdigit()}
+        events: dict[int, list] = {}
+        for ev in block_events(stmts):
+            events.setdefault(ev.offset, []).append(ev)
+        open_constructs: list[tuple[str, bytes | None, bytes]] = []   # (kind, construct name, DO label)
+        out: list[Branch] = []
+        for st in stmts:
+            text = st.text.strip()
+            named = _F_CONSTRUCT_NAME.match(text)
+            body = text[named.end():] if named else text
+            branch = _f_branch(_f_action(body), open_constructs, labels)
+            if branch is not None:
+                out.append(Branch(branch[0], (st.start, st.end), branch[1]))
+            for ev in events.get(st.start, ()):
+                if ev.kind == "open":
+                    open_constructs.append((ev.construct, named.group(1) if named else None, ev.label))
+                elif ev.kind == "close" and open_constructs:
+                    open_constructs.pop()
+                elif ev.kind == "label":
+                    # a labelled DO ends with the statement that has its label
+                    while open_constructs and open_constructs[-1][2] == ev.label:
+                        open_constructs.pop()
+        return out
+
     # -- OMP215: a target with a nested teams ----------------------------------------------
     def teams_nesting(self, region: TargetRegion) -> TeamsNesting | None:
         """For a non-combined `target` whose region holds a closely nested `teams` (no OpenMP
@@ -443,6 +532,11 @@ _C_NOT_STATEMENTS = frozenset({"comment", "preproc_def", "preproc_function_def",
 _C_CONDITIONALS = frozenset({"preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef",
                              "ERROR"})
 
+# C/C++: nodes whose own body a return or break inside belongs to (OMP217), and the loops.
+_C_OWN_BODIES = frozenset({"lambda_expression", "function_definition", "class_specifier", "struct_specifier",
+                           "union_specifier"})
+_C_LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_statement"})
+
 _C_CALL = "(call_expression function: (identifier) @callee)"
 _CPP_CALL = "(call_expression function: [(identifier) @callee (qualified_identifier) @qualified])"
 _C_MEMBER = "(field_expression argument: (identifier) @base field: (field_identifier) @field) @access"
@@ -476,6 +570,53 @@ _F_TYPE_ATTRIBUTE = re.compile(rb"sequence|private|public")
 _F_TYPE_SPEC = re.compile(rb"(?:integer|real|complex|logical|character|double\s*precision|double\s*complex"
                           rb"|(?:type|class|procedure)\s*\([^()]*\))(?:\s*\*\s*(?:\d+|\(\s*\*\s*\))|\s*\([^()]*\))?\s*")
 _F_LEADING_NAME = re.compile(rb"\s*([a-z_][a-z0-9_$]*)")
+
+
+# Fortran branches (OMP217), on a statement's lower-case text without its construct name.
+_F_CONSTRUCT_NAME = re.compile(rb"([a-z_]\w*)\s*:(?!:)\s*")
+_F_LOGICAL_IF = re.compile(rb"if\s*\(")
+_F_RETURN = re.compile(rb"return\b(?!\s*=)")
+_F_EXIT_CYCLE = re.compile(rb"(exit|cycle)\s*([a-z_]\w*)?\s*$")
+_F_GOTO = re.compile(rb"go\s*to\s*(\d+)\s*$")
+_F_COMPUTED_GOTO = re.compile(rb"go\s*to\s*\(([\d\s,]+)\)")
+
+
+def _f_action(body: bytes) -> bytes:
+    """The action statement of a logical IF (`if (c) exit`), or the statement itself."""
+    m = _F_LOGICAL_IF.match(body)
+    if m is None:
+        return body
+    depth = 0
+    for i in range(m.end() - 1, len(body)):
+        c = body[i]
+        if c == 0x28:
+            depth += 1
+        elif c == 0x29:
+            depth -= 1
+            if depth == 0:
+                return body[i + 1:].strip()
+    return b""
+
+
+def _f_branch(action: bytes, open_constructs: list[tuple[str, bytes | None, bytes]],
+              labels: set[int]) -> tuple[str, str | None] | None:
+    """(kind, target) when the action statement leaves the region."""
+    if _F_RETURN.match(action):
+        return "return", None
+    m = _F_EXIT_CYCLE.match(action)
+    if m is not None:
+        word, name = m.group(1).decode(), m.group(2)
+        if name is not None:
+            return None if any(n == name for _, n, _ in open_constructs) else (word, name.decode())
+        return None if any(kind == "do" for kind, _, _ in open_constructs) else (word, None)
+    m = _F_GOTO.match(action)
+    if m is not None:
+        return None if int(m.group(1)) in labels else ("goto", m.group(1).decode())
+    m = _F_COMPUTED_GOTO.match(action)
+    if m is not None:
+        outside = [t for t in re.split(rb"[\s,]+", m.group(1).strip()) if t and int(t) not in labels]
+        return ("goto", outside[0].decode()) if outside else None
+    return None
 
 
 def _top_level_parts(text: bytes) -> list[bytes]:
@@ -554,5 +695,5 @@ def analyse_regions(document: Document, directives: list[Directive], structure: 
     return Regions(document, directives, structure)
 
 
-__all__ = ["Call", "MemberAccess", "Regions", "TargetRegion", "TeamsNesting", "analyse_regions",
+__all__ = ["Branch", "Call", "MemberAccess", "Regions", "TargetRegion", "TeamsNesting", "analyse_regions",
            "device_ancestor", "is_teams"]

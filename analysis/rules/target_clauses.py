@@ -16,8 +16,11 @@ from ..c_types import ARITHMETIC_TYPEDEFS
 from ..constants import constant_value
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.nodes import Clause, Directive, Expr, ListItem
-from ..model import MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
-from ..syntax import Span
+from ..directives.parser import allowed_in
+from ..directives.schema import DirectiveSpec
+from ..directives.tables import DIRECTIVES
+from ..model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
+from ..syntax import Language, Span
 from . import FileContext, rule
 
 # ---------------------------------------------------------------------------------------------
@@ -378,9 +381,13 @@ def clause_with_ancestor(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP207", per_directive=True)
 def mapped_and_private(ctx: FileContext) -> Iterator[Finding]:
     for _, d in ctx.each_directive(_targets(ctx)):
+        if not d.clause("map"):
+            continue
         # On combined constructs private goes to the innermost leaf that takes it and firstprivate
-        # to teams/distribute/parallel/... (5.0 and later): both may meet a mapped item there.
-        if _combined(d) or not d.clause("map"):
+        # to teams/distribute/parallel/...: only a clause no other leaf takes stays on target
+        # (`target simd firstprivate(y)`; flang rejects it beside map(y)).
+        sharing = [n for n in _DATA_SHARING if not _combined(d) or _only_on_target(d, n, ctx.version)]
+        if not sharing:
             continue
         mapped: dict[str, ListItem] = {}
         for c in d.clauses_named("map"):
@@ -388,14 +395,40 @@ def mapped_and_private(ctx: FileContext) -> Iterator[Finding]:
                 key = _key(ctx, item)
                 if key is not None:
                     mapped.setdefault(key, item)
-        for c in d.clauses_named(*_DATA_SHARING):
+        for c in d.clauses_named(*sharing):
             for item in c.items:
                 key = _key(ctx, item)
                 other = mapped.get(key) if key is not None else None
-                if other is not None:
+                if other is None:
+                    continue
+                related = [Related(other.span, f"'{other.text}' mapped here")]
+                if not _combined(d):
                     yield Finding("OMP207", f"'{item.text}' is both mapped and {c.name} on this target construct; "
-                                  "use one of them", item.span,
-                                  related=[Related(other.span, f"'{other.text}' mapped here")])
+                                  "use one of them", item.span, related=related)
+                elif ctx.version < 50:
+                    yield Finding("OMP207", f"'{item.text}' is both mapped and {c.name} on '{d.name}', whose "
+                                  f"{c.name} clause applies to the target construct; use one of them",
+                                  item.span, related=related)
+                else:
+                    # 5.0+: the clause then applies to no leaf at all (clang accepts it, flang does not)
+                    yield Finding("OMP207", f"'{item.text}' is mapped, so {c.name}({item.text}) on '{d.name}' "
+                                  f"applies to no leaf construct (only target takes {c.name} here, and not for a "
+                                  "mapped variable) and is ignored; use one of them", item.span,
+                                  severity=Severity.WARNING, related=related)
+
+
+def _only_on_target(d: Directive, clause: str, version: int) -> bool:
+    """Whether a combined `target ...` construct applies `clause` to its target leaf alone:
+    no other leaf construct (from the directive tables) takes it in `version`."""
+    leaves = d.name.split()[1:]
+    if not leaves or any(DIRECTIVES.get(leaf) is None for leaf in leaves):
+        return False  # a leaf the tables do not know by one word: cannot tell
+    return not any(_takes_spec(DIRECTIVES[leaf], clause, version) for leaf in leaves)
+
+
+def _takes_spec(spec: DirectiveSpec, clause: str, version: int) -> bool:
+    since = spec.clauses.get(clause)
+    return since is not None and allowed_in(since, version)
 
 
 @rule("OMP208", per_directive=True)
@@ -429,6 +462,138 @@ def _advice(a: str, b: str) -> str:
     if {a, b} == set(_DEVICE_ADDRESS):
         return "a list item takes one of them"
     return "a variable that already has a device address is neither mapped nor privatized; keep one clause"
+
+
+# ---------------------------------------------------------------------------------------------
+# OMP218: map list items that are no storage
+# ---------------------------------------------------------------------------------------------
+
+# Directives whose map (or motion) clauses take storage: the target constructs and the data ones.
+_MAPPING_DIRECTIVES = frozenset({"target data", "target enter data", "target exit data"})
+_MOTION_CLAUSES = ("to", "from")   # of target update
+
+
+@rule("OMP218", per_directive=True)
+def map_item_not_storage(ctx: FileContext) -> Iterator[Finding]:
+    pairs = [*_targets(ctx), *((i, d) for i, d in ctx.directives_named(*_MAPPING_DIRECTIVES, "target update")
+                               if not d.uses_macros and not d.raw.in_macro)]
+    for _, d in ctx.each_directive(sorted(pairs, key=lambda pair: pair[0])):
+        names = _MOTION_CLAUSES if d.name == "target update" else ("map",)
+        for c in d.clauses_named(*names):
+            for item in c.items:
+                problem = _not_storage(ctx, item)
+                if problem is not None:
+                    yield Finding("OMP218", f"'{item.text}' in '{c.name}' {problem}", item.span)
+
+
+def _not_storage(ctx: FileContext, item: ListItem) -> str | None:
+    """What makes a list item no variable, array section or structure element (None: it may be one)."""
+    if item.name is None or item.name in ctx.macros:
+        return None
+    if item.name == "this" and ctx.document.language is Language.CPP:
+        return _this_problem(ctx, item)
+    if item.is_plain_name:
+        function = _named_function(ctx, item.name, item.span[0])
+        if function is not None:
+            return (f"names the {'subroutine' if _fortran_subroutine(ctx, function) else 'function'} "
+                    f"'{function.name}', not a variable: only variables, array sections and structure "
+                    "elements can be mapped; remove it (a procedure called in the region needs declare target, "
+                    "not map)")
+        return None
+    if ctx.document.language is Language.CPP and len(item.members) == 1 and not item.subscripts:
+        member = _member_function(ctx, item)
+        if member is not None:
+            return (f"names the member function '{member.name}', not a data member: only variables, array "
+                    "sections and structure elements can be mapped; map the object or its data members")
+    return None
+
+
+def _this_problem(ctx: FileContext, item: ListItem) -> str | None:
+    """`this` alone and `this` sections other than `this[:1]` (or `this[0:1]`, `this[0]`)."""
+    if item.members:
+        if len(item.members) == 1 and not item.subscripts:
+            member = _member_function(ctx, item)
+            if member is not None:
+                return (f"names the member function '{member.name}', not a data member: only variables, array "
+                        "sections and structure elements can be mapped; map '*this' or its data members")
+        return None
+    fix = "map 'this[:1]' or '*this' (the object this points to)"
+    if not item.subscripts:
+        return f"is a pointer value, not storage; {fix}"
+    if len(item.subscripts) != 1 or len(item.subscripts[0]) != 1:
+        return None
+    sub = item.subscripts[0][0]
+    if sub.stride is not None:
+        return None
+    lower = constant_value(ctx, sub.lower) if sub.lower is not None else 0
+    if not sub.is_section:
+        return f"must be 'this[0]' if subscripted; {fix}" if lower is not None and lower != 0 else None
+    length = constant_value(ctx, sub.length) if sub.length is not None else None
+    if lower is not None and lower != 0:
+        return f"must start at 0: only the object this points to can be mapped; {fix}"
+    if length is not None and length != 1:
+        return f"must have length 1: only the object this points to can be mapped; {fix}"
+    return None
+
+
+def _named_function(ctx: FileContext, name: str, offset: int) -> Symbol | None:
+    """The function a plain name surely names at `offset` (every visible declaration a
+    function; Fortran: not a function's own result variable)."""
+    model = ctx.model
+    if not model.complete:
+        return None
+    hits = _lookup(ctx, model.key_of(name), offset)
+    if not hits or any(s.kind != FUNCTION or not s.scope.complete for s in hits):
+        return None
+    if ctx.document.language.is_fortran:
+        # inside a function its name is the result variable
+        if any(s.symbol in hits for s in model.scope_at(offset).ancestors()):
+            return None
+    elif any(s.scope.kind not in ("file", "namespace", "class") for s in hits):
+        return None  # in a body, `A obj(x, n);` reads as a function declaration but defines an object
+    return hits[0]
+
+
+def _fortran_subroutine(ctx: FileContext, symbol: Symbol) -> bool:
+    if not ctx.document.language.is_fortran:
+        return False
+    return any(s.symbol is symbol and s.kind == "subroutine" for s in ctx.model.root.walk())
+
+
+def _member_function(ctx: FileContext, item: ListItem) -> Symbol | None:
+    """`this->f` / `s.f` where f is a member function (and no data member) of a class of
+    this file: the class around the directive, or the declared class of `s`."""
+    model = ctx.model
+    if not model.complete or item.name is None or item.name in ctx.macros:
+        return None
+    text = item.text
+    if item.name == "this":
+        if "->" not in text:
+            return None
+        owner = model.scope_at(item.span[0]).enclosing("class")
+    else:
+        if "->" in text or "::" in text:
+            return None
+        owner = _class_of(ctx, item.name, item.span[0])
+    if owner is None or not owner.complete:
+        return None
+    found = owner.declared(item.members[0])
+    if not found or any(s.kind != FUNCTION for s in found):
+        return None
+    return found[0]
+
+
+def _class_of(ctx: FileContext, name: str, offset: int) -> Scope | None:
+    """The class of this file that a variable (not a pointer or reference) is declared with."""
+    hits = ctx.model.visible(name, offset)
+    if len(hits) != 1 or hits[0].kind != VARIABLE or ctx.c_types is None:
+        return None
+    ctype = ctx.c_types.variable(hits[0])
+    if ctype is None or not ctype.known or len(ctype.levels) != 1:
+        return None
+    type_name = ctype.levels[0][0]
+    classes = [s for s in ctx.model.root.walk() if s.kind == "class" and s.name == type_name]
+    return classes[0] if len(classes) == 1 else None
 
 
 # ---------------------------------------------------------------------------------------------

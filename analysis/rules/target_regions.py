@@ -1,4 +1,4 @@
-"""What a target region may contain (OMP205, OMP206, OMP211, OMP212, OMP214, OMP215, OMP216).
+"""What a target region may contain (OMP205, OMP206, OMP211, OMP212, OMP214-OMP217).
 
 The rules read the facts of `analysis.regions` (each target region's extent, the directives,
 calls and member accesses inside it, the code beside a nested teams) and resolve names with
@@ -24,6 +24,7 @@ from ..model import (
     is_target_region,
 )
 from ..regions import (
+    Branch,
     MemberAccess,
     Regions,
     TargetRegion,
@@ -233,7 +234,8 @@ def _resolve(model: FileModel, key: str, offset: int) -> Symbol | None:
 @rule("OMP211")
 def threadprivate_in_target(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
-    if not regions.targets:
+    device_functions = ctx.has_declare_target
+    if not regions.targets and not device_functions:
         return
     model = ctx.model
     fortran = ctx.document.language.is_fortran
@@ -241,26 +243,61 @@ def threadprivate_in_target(ctx: FileContext) -> Iterator[Finding]:
         return  # neither a threadprivate directive nor a thread-local declaration
     seen: set[tuple[int, int]] = set()
     cache: dict[int, list[Related] | None] = {}
+    functions: dict[int, tuple[str, list[Mark]] | None] = {}
     for ref in model.references:
         if ref.call:
             continue
         region = regions.at(ref.span[0])
+        device: tuple[str, list[Mark]] | None = None
         if region is None:
-            continue
+            if not device_functions:
+                continue
+            # 5.1 2.14.5: the code of a target region includes the device procedures it calls
+            device = _declare_target_function(ctx, ref.scope, functions)
+            if device is None:
+                continue
         symbol = _resolve(model, ref.key, ref.span[0])
-        if symbol is None or symbol.kind != VARIABLE or (region.index, id(symbol)) in seen:
+        where = region.index if region is not None else -1 - id(ref.scope.enclosing("function", "subroutine"))
+        if symbol is None or symbol.kind != VARIABLE or (where, id(symbol)) in seen:
             continue
         if id(symbol) not in cache:
             cache[id(symbol)] = _threadprivate(ctx, model, symbol)
         related = cache[id(symbol)]
         if related is None:
             continue
-        seen.add((region.index, id(symbol)))
+        seen.add((where, id(symbol)))
         what = "thread-local" if symbol.storage == THREAD else "threadprivate"
-        yield Finding("OMP211", f"'{ref.name}' is {what}: accessing it in a target region has unspecified "
-                      "behaviour (the device has no per-thread host copies); copy it into an ordinary variable "
-                      "before the target construct and use that", ref.span,
-                      related=[*related, _target_related(ctx, region)])
+        if region is not None:
+            yield Finding("OMP211", f"'{ref.name}' is {what}: accessing it in a target region has unspecified "
+                          "behaviour (the device has no per-thread host copies); copy it into an ordinary variable "
+                          "before the target construct and use that", ref.span,
+                          related=[*related, _target_related(ctx, region)])
+            continue
+        assert device is not None
+        name, marks = device
+        yield Finding("OMP211", f"'{ref.name}' is {what}: accessing it in '{name}', which is declare target, has "
+                      "unspecified behaviour when it runs on a device (the device has no per-thread host copies); "
+                      "pass the value in as an argument instead", ref.span,
+                      related=[*related, *(Related(ctx.directives[m.directive].name_span,
+                                                   f"'{name}' made declare target here") for m in marks[:2])])
+
+
+def _declare_target_function(ctx: FileContext, scope: Scope,
+                             cache: dict[int, tuple[str, list[Mark]] | None]) -> tuple[str, list[Mark]] | None:
+    """The function holding `scope` when it is declare target for the device (some mark, none
+    of them device_type(host)), with its marks; None otherwise."""
+    fortran = ctx.document.language.is_fortran
+    function = scope.enclosing(*(("subroutine", "function") if fortran else ("function",)))
+    if function is None or function.symbol is None:
+        return None
+    if id(function) not in cache:
+        symbol = function.symbol
+        model = ctx.model
+        same = [symbol] if fortran else [s for s in model.named(symbol.key) if _same_entity(s, symbol)]
+        marks = [m for s in same for m in ctx.binding.of(s) if m.kind == "enter"]
+        on_device = bool(marks) and all(m.device_type != "host" for m in marks)
+        cache[id(function)] = (symbol.name, marks) if on_device else None
+    return cache[id(function)]
 
 
 def _threadprivate(ctx: FileContext, model: FileModel, symbol: Symbol) -> list[Related] | None:
@@ -356,6 +393,53 @@ def _host_associated(model: FileModel, scope: Scope) -> list[Symbol]:
         if symbol.kind == VARIABLE and "parameter" not in symbol.specifiers and symbol not in found:
             found.append(symbol)
     return found
+
+
+# -- OMP217 ------------------------------------------------------------------------------------
+_BRANCH_ADVICE = {
+    "return": "a target region cannot return from the function that holds it; set a flag (map it from "
+              "the device) and return after the construct",
+    "goto": "a target region is a structured block that can only be left at its end; jump to a label "
+            "inside the region instead",
+    "break": "it would leave the target region, which can only be left at its end; end the region's "
+             "work with a flag instead",
+    "continue": "it would leave the target region, which can only be left at its end; end the region's "
+                "work with a flag instead",
+}
+
+
+@rule("OMP217")
+def branch_out_of_target(ctx: FileContext) -> Iterator[Finding]:
+    regions = ctx.regions
+    fortran = ctx.document.language.is_fortran
+    for region in regions.targets:
+        d = ctx.directives[region.index]
+        if d.raw.in_macro:
+            continue  # what a macro's construct applies to is not seen
+        for branch in regions.branches_out(region):
+            yield Finding("OMP217", _branch_message(branch, d.name, fortran), branch.span,
+                          related=[_target_related(ctx, region)])
+
+
+def _branch_message(branch: Branch, construct: str, fortran: bool) -> str:
+    kind = branch.kind
+    if fortran:
+        word = kind.upper().replace("GOTO", "GO TO")
+        what = f"'{word}{' ' + branch.target if branch.target else ''}'"
+        if kind in ("exit", "cycle"):
+            named = f"construct '{branch.target}'" if branch.target else "DO loop"
+            return (f"{what} leaves the '{construct}' region: the {named} it {'exits' if kind == 'exit' else 'cycles'} "
+                    "is outside it, and a target region can only be left at its end; move the loop into the "
+                    "region or end its work with a flag")
+        if kind == "goto":
+            return (f"{what} jumps to a label outside the '{construct}' region; {_BRANCH_ADVICE['goto']}")
+        return f"{what} in a '{construct}' region: {_BRANCH_ADVICE['return']}"
+    if kind == "goto":
+        return f"'goto {branch.target}' jumps to a label outside the '{construct}' region; {_BRANCH_ADVICE['goto']}"
+    if kind in ("break", "continue"):
+        return (f"'{kind}' binds to no loop{' or switch' if kind == 'break' else ''} inside the '{construct}' "
+                f"region: {_BRANCH_ADVICE[kind]}")
+    return f"'return' in a '{construct}' region: {_BRANCH_ADVICE['return']}"
 
 
 # -- OMP215 ------------------------------------------------------------------------------------
