@@ -642,7 +642,8 @@ def test_target_device_selector_and_device_num() -> None:
 
 def test_adjust_args_and_append_args() -> None:
     parsed = clean("declare variant(v) match(construct={dispatch}) adjust_args(need_device_ptr: a, b) "
-                   "adjust_args(nothing: c) append_args(interop(target, targetsync), interop(prefer_type(\"cuda\")))")
+                   "adjust_args(nothing: c) append_args(interop(target, targetsync), interop(prefer_type(\"cuda\")))",
+                   version=60)  # prefer_type in an interop operation is 6.0's
     adjust, nothing = parsed.directive.clauses_named("adjust_args")
     assert [m.name for m in adjust.modifiers] == ["need_device_ptr"] and items(adjust) == ["a", "b"]
     assert [m.name for m in nothing.modifiers] == ["nothing"] and items(nothing) == ["c"]

@@ -55,6 +55,13 @@ SIMD_UNIQUE = frozenset({"simdlen", "inbranch", "notinbranch"})
 # Properties of the requires selector (5.2): the clauses of the requires directive.
 REQUIRES_CLAUSES = frozenset(REQUIRES)
 
+# The interop operation of append_args (OMP317): `interop(interop-type[, interop-type]...)` with
+# the types below (5.1 2.3.5, 5.2 7.5.3); 6.0 gives it the modifiers of the init clause, so
+# `prefer_type(...)` is allowed there from 6.0 on (clang 22 does not read it in any version).
+INTEROP_TYPES = frozenset({"target", "targetsync"})
+INTEROP_PREFER_TYPE = "prefer_type"
+INTEROP_PREFER_TYPE_SINCE: Version = 60
+
 # The clauses of requires that are also selectors of the implementation set by themselves.
 _REQUIREMENT_SELECTORS = (
     SelectorSpec("unified_address", NONE),

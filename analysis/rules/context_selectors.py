@@ -1,9 +1,11 @@
 """Context selectors of declare variant and begin declare variant (OMP351–OMP362), every language.
 
-The parser reads `match(...)` into sets, selectors and properties and reports only malformed
-syntax (OMP004); these rules check them against the trait tables (`directives/traits.py`) of
-the selected OpenMP version. They stay silent on what a C/C++ macro may stand for and on
-expressions whose value the source does not decide.
+The parser reads `match(...)` into sets, selectors and properties and reports malformed syntax
+(OMP004; a rule here adds what it reads as a property or an expression but no compiler can: a
+score without parentheses, a score or condition that is no expression); the other rules check
+them against the trait tables (`directives/traits.py`) of the selected OpenMP version. They stay
+silent on what a C/C++ macro may stand for and on expressions whose value the source does not
+decide.
 """
 from __future__ import annotations
 
@@ -325,6 +327,43 @@ def _score_problem(ctx: FileContext, score: Expr) -> str | None:
     if _NOT_INTEGER.fullmatch(score.text):
         return "is not an integer"
     return None  # not a constant the source decides: the compiler checks it
+
+
+# ---------------------------------------------------------------- OMP004: malformed scores and expressions
+
+# `score` followed by a word or number instead of `(`: `vendor(score ibm)`.
+_BARE_SCORE = re.compile(r"score\s+[\w'\"]")
+# Tokens no expression starts with (C, C++ and Fortran alike); `<:` and `<%` are C digraphs.
+_NO_EXPRESSION_START = re.compile(r"\s*(?:<(?![:%])|>|=|/|%|\||\^|\?|:|\)|\]|\})")
+
+
+@rule("OMP004", per_directive=True)
+def malformed_selector_parts(ctx: FileContext) -> Iterator[Finding]:
+    """What the parser reads as a property or an expression but no compiler can: a score without
+    its parentheses, and a score, condition or device_num that is not an expression at all."""
+    fortran = ctx.document.language.is_fortran
+    for selector in _selectors(ctx):
+        for tset, _ in _known_sets(ctx, selector):
+            for sel in tset.selectors:
+                if _hidden(ctx, sel.name) or not sel.properties:
+                    continue
+                first = sel.properties[0]
+                if _BARE_SCORE.match(first.text.lower() if fortran else first.text) and not _hidden(ctx, "score"):
+                    yield Finding("OMP004", f"'score' needs its value in parentheses and a ':' before the "
+                                  f"properties: write '{sel.name}(score(N): ...)'", first.span)
+                    continue
+                yield from _not_expressions(sel)
+
+
+def _not_expressions(sel: TraitSelector) -> Iterator[Finding]:
+    """The score, condition or device_num of `sel` that begins with a token no expression begins with."""
+    found = [(sel.score, "a score takes a non-negative constant integer, as in score(10): ...")] \
+        if sel.score is not None else []
+    if sel.name in ("condition", "device_num"):
+        found += [(Expr(p.text, p.span), f"'{sel.name}' takes an expression") for p in sel.properties]
+    for expr, hint in found:
+        if _NO_EXPRESSION_START.match(expr.text):
+            yield Finding("OMP004", f"'{expr.text.strip()}' is not an expression: {hint}", expr.span)
 
 
 # ---------------------------------------------------------------- OMP357-OMP360, OMP362: properties

@@ -1,6 +1,6 @@
-"""Declare variant restrictions: C and C++ (OMP302-OMP307, OMP309, OMP310, OMP312-OMP314, OMP316)
-and the checks that need only the directive, for every language (OMP301, OMP308, OMP311 and the
-repeated-argument half of OMP309).
+"""Declare variant restrictions: C and C++ (OMP302-OMP307, OMP309, OMP310, OMP312-OMP314, OMP316,
+OMP363, OMP364) and the checks that need only the directive, for every language (OMP301, OMP308,
+OMP311, OMP317 and the repeated-argument half of OMP309).
 
 The C/C++ rules read `ctx.variants` (each directive's base and variant functions, effective
 selectors, begin/end regions) and stay silent where it does not know: a name a header may
@@ -12,18 +12,25 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..constants import constant_value
 from ..diagnostics import Finding, Fix, Related
+from ..directives import traits
 from ..directives.nodes import (
     Clause,
+    ContextSelector,
+    Directive,
     Expr,
+    InteropSpec,
     ListItem,
     TraitProperty,
+    TraitSelector,
     record_read,
 )
-from ..directives.parser import looks_like_macro, suggest
+from ..directives.parser import looks_like_macro, suggest, version_text
 from ..model import (
     AUTOMATIC,
     FIELD,
+    FUNCTION,
     NAMESPACE,
     TYPE,
     VARIABLE,
@@ -43,7 +50,9 @@ from ..variants import (
     SEVERAL_FOLLOW,
     VARIANT_DIRECTIVES,
     VariantDirective,
+    VariantRegion,
     Variants,
+    selector_of,
     types_is_function,
 )
 from . import FileContext, quietly, rule
@@ -475,6 +484,234 @@ def need_device_ptr_not_pointer(ctx: FileContext) -> Iterator[Finding]:
                               related=[Related(base.name_span, f"'{base.name}' declared here")])
 
 
+# -- OMP317 --------------------------------------------------------------------------------------
+_PREFER_TYPE = re.compile(rf"{traits.INTEROP_PREFER_TYPE}\s*\(", re.IGNORECASE)
+
+
+@rule("OMP317", "OMP007", per_directive=True)
+def interop_types(ctx: FileContext) -> Iterator[Finding]:
+    """Each interop(...) of append_args names its interop types: target, targetsync (and, from
+    6.0, a prefer_type(...) modifier). Every language: the check needs only the directive."""
+    if not _has_variants(ctx):
+        return
+    for _, d in ctx.each_directive(ctx.directives_named(DECLARE_VARIANT)):
+        clause = d.clause("append_args")
+        if clause is None or d.uses_macros:
+            continue
+        for op in clause.interops:
+            yield from _interop_operation(ctx, op)
+
+
+def _interop_operation(ctx: FileContext, op: InteropSpec) -> Iterator[Finding]:
+    fortran = ctx.document.language.is_fortran
+    types = [p for p in op.properties if not _PREFER_TYPE.match(p.text)]
+    prefers = [p for p in op.properties if _PREFER_TYPE.match(p.text)]
+    if not op.properties:
+        yield Finding("OMP317", "interop() names no interop type: write interop(target), interop(targetsync) or "
+                      "interop(target, targetsync)", op.span)
+        return
+    if prefers and ctx.version < traits.INTEROP_PREFER_TYPE_SINCE:
+        yield Finding("OMP007", f"prefer_type(...) in an append_args interop operation needs OpenMP "
+                      f"{version_text(traits.INTEROP_PREFER_TYPE_SINCE)}; the selected version is "
+                      f"{version_text(ctx.version)}: name the interop types only", prefers[0].span)
+    for p in types:
+        word = p.text.strip()
+        key = word.lower() if fortran else word
+        if key in traits.INTEROP_TYPES or (not fortran and looks_like_macro(word, ctx.macros)):
+            continue
+        guess = suggest(key, traits.INTEROP_TYPES) if re.fullmatch(r"\w+", word) else None
+        yield Finding("OMP317", f"'{word}' is not an interop type: interop(...) of append_args takes 'target' "
+                      "and/or 'targetsync'" + (f"; did you mean '{guess}'?" if guess else ""), p.span,
+                      fixes=[Fix(f"Change to '{guess}'", ((p.span, guess),))] if guess else [])
+
+
+# -- OMP363 --------------------------------------------------------------------------------------
+# Words that make a condition's names unevaluated or not plain reads: then say nothing.
+_UNEVALUATED = re.compile(r"\b(?:sizeof|alignof|_Alignof|__alignof__|decltype|typeid|noexcept|_Generic)\b|"
+                          r"->|::|\.\s*[A-Za-z_]")
+# What follows the first of these may not be evaluated; what comes before always is.
+_SHORT_CIRCUIT = re.compile(r"&&|\|\||\?")
+_CONST = re.compile(r"\b(?:const|constexpr)\b")
+
+
+@rule("OMP363", per_directive=True)
+def non_constant_condition(ctx: FileContext) -> Iterator[Finding]:
+    """A user condition that is not a constant on `declare variant`: 5.1 allows such a dynamic
+    selector (evaluated at each call), clang 22 and gcc accept only constants there. Only what
+    the file shows to be a variable, a parameter or a function counts; anything else is silent."""
+    for rec in _own_records(ctx):
+        d = rec.directive
+        if d.uses_macros or d.raw.in_macro or rec.placement == IN_BODY:
+            continue
+        match = d.clause("match")
+        for ts in match.selector.sets if match is not None and match.selector is not None else ():
+            if ts.name != "user":
+                continue
+            for sel in ts.selectors:
+                if sel.name == "condition" and len(sel.properties) == 1:
+                    finding = _dynamic_condition(ctx, rec, sel.properties[0])
+                    if finding is not None:
+                        yield finding
+
+
+def _dynamic_condition(ctx: FileContext, rec: VariantDirective, prop: TraitProperty) -> Finding | None:
+    text = prop.text
+    if _UNEVALUATED.search(text):
+        return None  # a name in sizeof is not evaluated; members are not modelled
+    cut = _SHORT_CIRCUIT.search(text)
+    found = _first_dynamic_name(ctx, rec, text[:cut.start()] if cut else text)
+    if found is None:
+        return None
+    word, what, declared = found
+    related = [Related(declared.name_span, f"'{declared.name}' declared here")] if declared is not None else []
+    return Finding("OMP363", f"this user condition is not a constant ({word} is {what}): OpenMP allows a dynamic "
+                   "condition, evaluated at each call, but clang and gcc accept only a constant one in 'declare "
+                   "variant'; use a constant expression, or test the condition where the base function is called",
+                   prop.span, related=related)
+
+
+def _first_dynamic_name(ctx: FileContext, rec: VariantDirective, text: str
+                        ) -> tuple[str, str, Symbol | None] | None:
+    """The first name of the condition that the file shows is not a constant: (the name as
+    shown, what it is, its declaration)."""
+    model = ctx.model
+    offset = rec.directive.span[0]
+    params: set[str] = set()
+    if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and _variants(ctx).types is not None:
+        params = {n for n in _variants(ctx).types.parameter_names(rec.base) or () if n}
+    for m in _IDENTIFIER.finditer(text):
+        word = m.group(2)
+        if word is None or word in _EXPRESSION_WORDS or _from_header(word, ctx):
+            continue
+        called = text[m.end():].lstrip().startswith("(")
+        if word in params and not called:
+            return f"'{word}'", f"a parameter of '{rec.base.name}'" if rec.base is not None else "a parameter", None
+        hits = model.visible(model.key_of(word), offset)
+        if not hits:
+            continue  # unknown here: an enumerator, a name from a header
+        s = hits[0]
+        if s.kind == FUNCTION and _plain_function(ctx, hits):
+            return (f"'{word}(...)'", "a function call", s) if called else (f"'{word}'", "a function", s)
+        if s.kind == VARIABLE and not called and not (s.specifiers & {"const", "constexpr"}) \
+                and not _CONST.search(s.type_text):
+            return f"'{word}'", "a variable", s
+    return None
+
+
+# GNU and C++11 attribute groups, and the multiversioning attributes clang cannot combine with
+# declare variant ("not compatible with any target-specific attributes"; gcc accepts them).
+_ATTRIBUTE_GROUP = re.compile(r"__attribute__\s*\(\((?:[^()]|\([^()]*\))*\)\)|\[\[.*?\]\]", re.DOTALL)
+_MULTIVERSION = re.compile(r"(?:\b|::)(?:__)?(target|target_clones|target_version|cpu_dispatch|cpu_specific)(?:__)?"
+                           r"\s*\(")
+
+
+@rule("OMP363", per_directive=True)
+def target_specific_attributes(ctx: FileContext) -> Iterator[Finding]:
+    """A base function declared with a multiversioning attribute (target("avx2"), target_clones,
+    cpu_dispatch ...): OpenMP says nothing against it, clang 22 rejects it."""
+    for rec, base in _own_based(ctx):
+        src = ctx.document.source
+        body = src.find(b"{", base.name_span[1], base.span[1])
+        head = src[base.span[0]:body if body >= 0 else base.span[1]].decode("utf-8", "replace")
+        for group in _ATTRIBUTE_GROUP.finditer(head):
+            found = _MULTIVERSION.search(group.group(0))
+            if found is None:
+                continue
+            yield Finding("OMP363", f"'{base.name}' has the target-specific attribute '{found.group(1)}', which clang "
+                          "rejects on a function with 'declare variant' (gcc accepts it); express the choice in the "
+                          "context selector (device={isa(...)}) instead of the attribute", base.name_span,
+                          related=[Related(rec.directive.name_span, "the directive")])
+            break
+
+
+def _plain_function(ctx: FileContext, hits: list[Symbol]) -> bool:
+    """Functions no call of which is a constant: in C every one; in C++ when no declaration the
+    file can see or may include is constexpr or consteval (or a template, which may be)."""
+    if ctx.document.language is not Language.CPP:
+        return True
+    return _names_certain(ctx) and all(s.kind == FUNCTION and not s.template
+                                       and not (s.specifiers & {"constexpr", "consteval"}) for s in hits)
+
+
+# -- OMP364 --------------------------------------------------------------------------------------
+@rule("OMP364")
+def nested_score_conflict(ctx: FileContext) -> Iterator[Finding]:
+    """A trait an enclosing `begin declare variant` also gives, with another score. The seed: the
+    outer selectors are appended to the inner ones after equivalent selectors are removed, and
+    the restrictions apply to the result; two selectors that differ in score are not
+    equivalent, so the combined set holds the selector twice (clang: "duplicated trait ...
+    with different score")."""
+    if ctx.document.language.is_fortran or not _has_variants(ctx):
+        return
+    variants = ctx.variants
+    if not variants.regions:
+        return
+    by_begin = {r.begin: r for r in variants.regions}
+    directives = ctx.directives
+    inner: list[tuple[Directive, VariantRegion]] = []
+    for rec in variants.directives:
+        if rec.region is not None:
+            inner.append((rec.directive, by_begin[rec.region]))
+    for region in variants.regions:
+        if region.parent is not None and region.parent in by_begin:
+            inner.append((directives[region.begin], by_begin[region.parent]))
+    for d, outer in sorted(inner, key=lambda pair: pair[0].span[0]):
+        own = selector_of(d)
+        if own is None or d.uses_macros or directives[outer.begin].uses_macros:
+            continue
+        yield from _score_conflicts(ctx, own, outer)
+
+
+def _score_conflicts(ctx: FileContext, own: ContextSelector, outer: VariantRegion) -> Iterator[Finding]:
+    for ts in own.sets:
+        spec = traits.trait_set(ts.name, max(ctx.version, 50))
+        if spec is None or not spec.score:
+            continue  # a score elsewhere is OMP355's
+        for sel in ts.selectors:
+            for other in outer.selector.selectors(ts.name):
+                if other.name != sel.name or _same_score(ctx, sel, other) is not False:
+                    continue
+                shared = _shared_property(sel, other)
+                if shared is None:
+                    continue
+                yield Finding("OMP364", f"'{shared}' of '{sel.name}' in the {ts.name} set is given here with "
+                              f"{_score_text(sel)} and by the enclosing 'begin declare variant' with "
+                              f"{_score_text(other)}: the selectors combine, so '{sel.name}' would appear twice "
+                              "in the set; give the same score in both places or name the trait in one only",
+                              sel.score.span if sel.score is not None else sel.name_span,
+                              related=[Related(other.score.span if other.score is not None else other.name_span,
+                                               f"'{shared}' with {_score_text(other)} here")])
+                break
+
+
+def _same_score(ctx: FileContext, a: TraitSelector, b: TraitSelector) -> bool | None:
+    """Whether two selectors have the same score (None: cannot tell). No score and an explicit
+    score differ only when that score is a constant other than 0."""
+    values = [constant_value(ctx, s.score) if s.score is not None else None for s in (a, b)]
+    if a.score is None and b.score is None:
+        return True
+    if a.score is None or b.score is None:
+        given = values[1] if a.score is None else values[0]
+        return None if given in (None, 0) else False
+    if values[0] is not None and values[1] is not None:
+        return values[0] == values[1]
+    return True if _squeezed(a.score.text) == _squeezed(b.score.text) else None
+
+
+def _shared_property(a: TraitSelector, b: TraitSelector) -> str | None:
+    """A property both selectors give, as written in `a`."""
+    theirs = {_squeezed(p.text) for p in b.properties}
+    return next((p.text for p in a.properties if _squeezed(p.text) in theirs), None)
+
+
+def _squeezed(text: str) -> str:
+    return "".join(text.split())
+
+
+def _score_text(sel: TraitSelector) -> str:
+    return f"score({_squeezed(sel.score.text)})" if sel.score is not None else "no score"
+
+
 # -- OMP311 --------------------------------------------------------------------------------------
 @rule("OMP311")
 def begin_declare_variant(ctx: FileContext) -> Iterator[Finding]:
@@ -609,8 +846,8 @@ def _construct_span(rec: VariantDirective) -> Span:
 
 
 def _construct(rec: VariantDirective) -> str:
-    traits = ", ".join(name + (f"({props})" if props else "") for name, props in rec.selector.construct_key)
-    return f"construct={{{traits}}}" if traits else "no construct selector set"
+    names = ", ".join(name + (f"({props})" if props else "") for name, props in rec.selector.construct_key)
+    return f"construct={{{names}}}" if names else "no construct selector set"
 
 
 # -- OMP314 --------------------------------------------------------------------------------------
