@@ -144,6 +144,7 @@ class Directive:
     end_of: str | None = None                # Fortran "end X": the name X it closes
     uses_macros: bool = False                # C/C++: a macro stands for part of it (rules stay cautious)
     suggestion: str | None = None            # unknown name: the directive it was probably meant to be
+    macro_name: bool = False                 # C/C++: its name is (partly) a word taken for a macro (TARGET)
     malformed: bool = False                  # its clauses or arguments could not be read (OMP002, OMP004)
 
     @property

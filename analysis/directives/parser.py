@@ -159,6 +159,35 @@ def _lowered(macros: frozenset[str]) -> frozenset[str]:
     return found
 
 
+def name_in_lower_case(raw: RawDirective, language: Language) -> tuple[Span, str] | None:
+    """A directive whose name is written in capitals (`TARGET`, `declare TARGET`, `DECLARE_TARGET`):
+    the span of its name words and the directive they spell in lower case; None when they spell
+    none. C and C++ names are case-sensitive, so the parser takes such a word for a macro."""
+    toks = tokenize(raw.body)
+    index = name_index(language.is_fortran)
+    words: list[str] = []
+    best: tuple[int, str] | None = None
+    for i, tok in enumerate(toks):
+        if tok.kind != "ident":
+            break
+        word = tok.text.lower()
+        parts = word.split("_")
+        # OpenMP 6.0 also spells multi-word names with underscores (DECLARE_TARGET)
+        if len(parts) > 1 and all(parts) and (i > 0 or index.key([word]) not in index.prefixes):
+            words.extend(parts)
+        else:
+            words.append(word)
+        key = index.key(words)
+        if key in index.names and index._fits(index.names[key]):
+            best = (i + 1, index.names[key].name)
+        if key not in index.prefixes:
+            break
+    if best is None:
+        return None
+    n, name = best
+    return raw.source_span(toks[0].start, toks[n - 1].end), name
+
+
 def looks_like_macro(word: str, macros: frozenset[str]) -> bool:
     """A C/C++ word that may be a macro: #defined in the file, or written in capitals as macros are."""
     return bool(word) and (word in macros or (word.isupper() and word.replace("_", "").isalnum()))
@@ -298,6 +327,9 @@ class _Parse:
             if key not in index.prefixes:
                 break
             i += 1
+        if best is None and 0 < i < len(toks) and toks[i].kind == "ident" and self.is_macro(toks[i].text):
+            # `declare TGT`: a macro may complete the name (`#define TGT target`)
+            return self._macro_name(self.span(0, i + 1))
         if best is None and "_" in toks[0].text:
             parts = self.word(toks[0]).split("_")
             key = index.key(parts)
@@ -332,7 +364,25 @@ class _Parse:
         self._clauses(directive, i)
         self._unique(directive)
         self._exactly_one(directive)
+        self._exclusive(directive)
         return directive
+
+    def _exclusive(self, directive: Directive) -> None:
+        """Clauses of one of the directive's exclusive sets (tables: DirectiveSpec.exclusive) given
+        together: the later one is reported (OMP011); a repeat of the same clause is OMP005's."""
+        spec = directive.spec
+        assert spec is not None
+        for group in spec.exclusive:
+            # a clause not allowed here (in this version) is OMP003's or OMP007's
+            given = [c for c in directive.clauses if c.name in group and c.name in spec.clauses
+                     and allowed_in(spec.clauses[c.name], self.version)]
+            first = given[0] if given else None
+            for clause in given[1:]:
+                if first is None or clause.name == first.name:
+                    continue
+                self.report("OMP011", f"'{clause.name}' and '{first.name}' exclude each other on '{spec.name}'; "
+                            "keep one of them", clause.span, related=[Related(first.span, f"'{first.name}' here")],
+                            fixes=[Fix(f"Remove the '{clause.name}' clause", ((clause.span, ""),))])
 
     def _exactly_one(self, directive: Directive) -> None:
         """Directives that need exactly one clause of a set (cancel's construct type)."""
@@ -390,10 +440,17 @@ class _Parse:
                     fixes=[Fix(f"Change to '{name}'", ((span, name),))], suggestion=name)
         return Directive(self.raw, "", span, None, suggestion=name)
 
+    def _macro_name(self, span: Span) -> Directive:
+        """A name (partly) written with a word that may be a macro: nothing is reported here (the
+        rules decide with the build's macros); what it spells in lower case is the suggestion, so
+        that `BEGIN DECLARE TARGET` still pairs with its end directive."""
+        found = name_in_lower_case(self.raw, self.language)
+        return Directive(self.raw, "", span, None, suggestion=found[1] if found else None, macro_name=True)
+
     def _unknown_directive(self, index: NameIndex) -> Directive:
         toks = self.toks
         if self.is_macro(toks[0].text):
-            return Directive(self.raw, "", self.span(0, 1), None)
+            return self._macro_name(self.span(0, 1))
         words = [self.word(t) for t in toks[:8] if t.kind == "ident"]
         n_idents = 0
         while n_idents < len(toks) and n_idents < 8 and toks[n_idents].kind == "ident":

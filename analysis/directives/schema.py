@@ -101,6 +101,10 @@ class DirectiveSpec:
     end: str | None = None
     # Exactly one of these clauses must be given (cancel's construct type).
     exactly_one_of: tuple[str, ...] = ()
+    # Clause sets of which at most one member may appear on the directive: the spec's
+    # "exclusive" clause sets and its "X and Y must not both appear" restrictions
+    # (declare simd's inbranch/notinbranch, taskloop's grainsize/num_tasks).
+    exclusive: tuple[frozenset[str], ...] = ()
     # Clauses that make a block directive standalone (ordered with depend/doacross).
     standalone_with: frozenset[str] = frozenset()
     # Per-directive shape overrides (metadirective's default clause is a directive variant).

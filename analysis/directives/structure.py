@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..diagnostics import Finding, Fix
 from ..syntax import Document, Language, Span
+from .lexer import tokenize
 from .nodes import Directive
 from .tables import DIRECTIVES
 
@@ -146,7 +147,17 @@ def _c_pairs(doc: Document, directives: list[Directive], out: Structure) -> None
 def _meant_closing(d: Directive) -> str | None:
     """The end directive of the begin directive an unknown name was probably meant to be."""
     meant = DIRECTIVES.get(d.suggestion) if d.suggestion else None
-    return meant.end if meant is not None and meant.association == "begin" else None
+    if meant is not None and meant.association == "begin":
+        return meant.end
+    if d.macro_name and d.suggestion == "declare target" and _name_only(d):
+        return "end declare target"   # `DECLARE TARGET` alone: the clause-less delimited form
+    return None
+
+
+def _name_only(d: Directive) -> bool:
+    """Nothing but the name words: a directive without clauses or list."""
+    words = " ".join(t.text.lower() for t in tokenize(d.raw.body) if t.kind == "ident")
+    return words.replace("_", " ") == d.suggestion and b"(" not in d.raw.body
 
 
 def _close(directives: list[Directive], stack: list[tuple[int, str]], i: int, name: str, out: Structure) -> None:

@@ -702,6 +702,18 @@ ONCE_DIST_PAR_LOOP = ONCE_DISTRIBUTE | ONCE_PARALLEL | {"schedule"}
 ONCE_TARGET_TEAMS = ONCE_TARGET | ONCE_TEAMS
 ONCE_PAR_TASKLOOP = ONCE_PARALLEL | ONCE_TASKLOOP | {"filter"}
 
+# Clause sets of which at most one member may appear on a directive (DirectiveSpec.exclusive),
+# each from a restriction of the specification (5.1 numbering). Only what the spec says:
+# `nowait` with `depend`, or `to` with `enter` on one declare target, may appear together.
+MEMORY_ORDER = frozenset(_MEMORY_ORDERS)  # 2.19.7, 2.19.8: at most one memory-order-clause
+EXCLUSIVE_ATOMIC = (frozenset({"read", "write", "update"}), MEMORY_ORDER)  # 2.19.7: at most one atomic-clause
+EXCLUSIVE_FLUSH = (MEMORY_ORDER,)
+EXCLUSIVE_DECLARE_SIMD = (frozenset({"inbranch", "notinbranch"}),)  # 2.11.5.3: [inbranch | notinbranch]
+EXCLUSIVE_UNROLL = (frozenset({"full", "partial"}),)  # 2.11.9.2: "unroll [clause]", one of full, partial
+EXCLUSIVE_TASK = (frozenset({"detach", "mergeable"}),)  # 2.12.1: no mergeable with a detach clause
+# 2.12.2: grainsize and num_tasks are mutually exclusive; no reduction with nogroup.
+EXCLUSIVE_TASKLOOP = (frozenset({"grainsize", "num_tasks"}), frozenset({"nogroup", "reduction"}))
+
 # ---------------------------------------------------------------------------
 # Directives
 # ---------------------------------------------------------------------------
@@ -788,6 +800,7 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     DirectiveSpec(
         "unroll", "executable", "loop", {"apply": 60, "full": 51, "partial": 51},
         unique=frozenset({"full", "partial"}), since=51,
+        exclusive=EXCLUSIVE_UNROLL,
         doc="Unrolls the loop fully or partially.",
     ),
     DirectiveSpec(
@@ -817,14 +830,17 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     # -- tasking ---------------------------------------------------------------
     DirectiveSpec(
         "task", "executable", "block", TASK, unique=ONCE_TASK,
+        exclusive=EXCLUSIVE_TASK,
         doc="Creates an explicit task from the region.",
     ),
     DirectiveSpec(
         "taskloop", "executable", "loop", TASKLOOP, unique=ONCE_TASKLOOP,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="Divides the loop iterations into explicit tasks.",
     ),
     DirectiveSpec(
         "taskloop simd", "executable", "loop", TASKLOOP_SIMD, unique=ONCE_TASKLOOP | ONCE_SIMD,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="Taskloop whose tasks execute their iterations with SIMD instructions.",
     ),
     DirectiveSpec(
@@ -864,10 +880,12 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
         "flush", "executable", "none",
         {"acq_rel": 50, "acquire": 50, "release": 50, "seq_cst": 51},
         unique=frozenset({"acq_rel", "acquire", "release", "seq_cst"}), argument="list",
+        exclusive=EXCLUSIVE_FLUSH,
         doc="Makes the thread's view of memory (or of the listed variables) consistent.",
     ),
     DirectiveSpec(
         "atomic", "executable", "statement", ATOMIC, unique=frozenset(ATOMIC),
+        exclusive=EXCLUSIVE_ATOMIC,
         doc="The associated statement accesses a storage location atomically.",
     ),
     DirectiveSpec(
@@ -981,6 +999,7 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     DirectiveSpec(
         "declare simd", "declarative", "declaration", DECLARE_SIMD,
         unique=frozenset({"inbranch", "notinbranch", "simdlen"}), argument="name",
+        exclusive=EXCLUSIVE_DECLARE_SIMD,
         doc="Creates SIMD versions of the following function.",
     ),
     DirectiveSpec(
@@ -1109,41 +1128,49 @@ _DIRECTIVE_ROWS: tuple[DirectiveSpec, ...] = (
     # -- master/masked taskloop compounds --------------------------------------
     DirectiveSpec(
         "master taskloop", "executable", "loop", TASKLOOP, unique=ONCE_TASKLOOP, since=50,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A master construct containing only a taskloop construct.",
     ),
     DirectiveSpec(
         "master taskloop simd", "executable", "loop", TASKLOOP_SIMD,
         unique=ONCE_TASKLOOP | ONCE_SIMD, since=50,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A master construct containing only a taskloop simd construct.",
     ),
     DirectiveSpec(
         "masked taskloop", "executable", "loop", {**MASKED, **TASKLOOP},
         unique=ONCE_TASKLOOP | {"filter"}, since=51,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A masked construct containing only a taskloop construct.",
     ),
     DirectiveSpec(
         "masked taskloop simd", "executable", "loop", {**MASKED, **TASKLOOP_SIMD},
         unique=ONCE_TASKLOOP | ONCE_SIMD | {"filter"}, since=51,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A masked construct containing only a taskloop simd construct.",
     ),
     DirectiveSpec(
         "parallel master taskloop", "executable", "loop", PAR_TASKLOOP,
         unique=ONCE_PAR_TASKLOOP - {"filter"}, since=50,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A parallel region containing only a master taskloop construct.",
     ),
     DirectiveSpec(
         "parallel master taskloop simd", "executable", "loop", PAR_TASKLOOP_SIMD,
         unique=(ONCE_PAR_TASKLOOP | ONCE_SIMD) - {"filter"}, since=50,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A parallel region containing only a master taskloop simd construct.",
     ),
     DirectiveSpec(
         "parallel masked taskloop", "executable", "loop", {**MASKED, **PAR_TASKLOOP},
         unique=ONCE_PAR_TASKLOOP, since=51,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A parallel region containing only a masked taskloop construct.",
     ),
     DirectiveSpec(
         "parallel masked taskloop simd", "executable", "loop", {**MASKED, **PAR_TASKLOOP_SIMD},
         unique=ONCE_PAR_TASKLOOP | ONCE_SIMD, since=51,
+        exclusive=EXCLUSIVE_TASKLOOP,
         doc="A parallel region containing only a masked taskloop simd construct.",
     ),
     # -- distribute compounds --------------------------------------------------

@@ -1,17 +1,24 @@
-"""Directive-level syntax rules that need more than one directive or the tree:
-pairing (OMP006), version spellings (OMP007) and placement (OMP008).
+"""Directive-level syntax rules that need more than one directive, the tree or the build:
+pairing (OMP006), version spellings (OMP007), placement (OMP008), directive names in capitals
+(OMP001 where the macro environment says they are no macro) and declare simd aligned items (OMP012).
 
-OMP001-OMP005 and OMP009 come from the parser itself, as it reads each directive.
+OMP001-OMP005, OMP009 and OMP011 come from the parser itself, as it reads each directive.
 """
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import Iterator
 
-from ..diagnostics import Finding, Fix, Severity
-from ..directives.parser import allowed_in
+from ..c_types import declarator_name
+from ..diagnostics import Finding, Fix, Related, Severity
+from ..directives.nodes import Directive, ListItem
+from ..directives.lexer import tokenize
+from ..directives.parser import allowed_in, name_in_lower_case, name_index, suggest
 from ..directives.structure import is_delimited_declare_target
+from ..model import FUNCTION, TYPE, VARIABLE, Symbol
 from ..syntax import Language
+from ..units.translation import is_header
 from . import FileContext, rule
 
 # Spellings deprecated from a version on: (directive, clause) -> (version, replacement).
@@ -56,6 +63,48 @@ def deprecated_spellings(ctx: FileContext) -> Iterator[Finding]:
         elif ctx.version >= 52:
             yield Finding("OMP007", "the clause-less delimited 'declare target' is deprecated since OpenMP 5.2; "
                           "use 'begin declare target'", d.name_span, Severity.WARNING, fixes=[fix])
+
+
+@rule("OMP001", per_directive=True)
+def directive_name_in_capitals(ctx: FileContext) -> Iterator[Finding]:
+    """`#pragma omp TARGET`: the parser takes a capitalised name word for a macro and says nothing;
+    here the build's macro environment decides. Silent when the word may be a macro after all: one
+    the file, its headers or the command line define, or one from a header that was not found."""
+    config = ctx.configuration
+    if ctx.document.language.is_fortran or config is None or not _sees_every_macro(ctx):
+        return
+    for _, d in ctx.each_directive():
+        if not d.macro_name or d.raw.in_macro:
+            continue
+        words = [t.text for t in tokenize(d.raw.body)[:8] if t.kind == "ident"]
+        if not words or any(w in ctx.macros or w in config.macros for w in words):
+            continue
+        capital = next((w for w in words if w.isupper()), words[0])
+        not_macro = f"'{capital}' is not a macro this build defines"
+        found = name_in_lower_case(d.raw, ctx.document.language)
+        if found is not None:
+            span, name = found
+            written = ctx.document.source[span[0]:span[1]].decode("utf-8", "replace")
+            yield Finding("OMP001", f"unknown OpenMP directive '{written}': directive names are lower case in C "
+                          f"and C++, and {not_macro}; did you mean '{name}'?", span,
+                          fixes=[Fix(f"Change to '{name}'", ((span, name),))], data={"suggestion": name})
+        else:
+            written = " ".join(ctx.document.source[d.name_span[0]:d.name_span[1]].decode("utf-8", "replace").split())
+            guess = suggest(written.lower(), _own_names(ctx), 0.75)
+            yield Finding("OMP001", f"unknown OpenMP directive '{written}': {not_macro}"
+                          + (f"; did you mean '{guess}'?" if guess else ""), d.name_span,
+                          fixes=[Fix(f"Change to '{guess}'", ((d.name_span, guess),))] if guess else [])
+
+
+def _sees_every_macro(ctx: FileContext) -> bool:
+    """Whether a name no definition in sight makes a macro is none: a header read alone may get
+    macros from the file that includes it."""
+    config = ctx.configuration
+    return config is not None and config.knows_every_macro() and not (ctx.path and is_header(ctx.path))
+
+
+def _own_names(ctx: FileContext) -> list[str]:
+    return name_index(ctx.document.language.is_fortran).own
 
 
 @rule("OMP008", per_directive=True)
@@ -138,8 +187,7 @@ class _TopLevel:
             i += step
         if not 0 <= i < len(nodes):
             return True
-        sibling = nodes[i]
-        return not sibling.has_error and sibling.type not in _UNCERTAIN_SIBLINGS
+        return _clean_sibling(nodes[i], after=step > 0)
 
 
 def _scope(tree, offset: int) -> str:
@@ -166,4 +214,128 @@ def _clean_neighbour(node, direction: str) -> bool:
     sibling = getattr(node, direction)
     while sibling is not None and sibling.type in _SKIPPED_SIBLINGS:
         sibling = getattr(sibling, direction)
-    return sibling is None or (not sibling.has_error and sibling.type not in _UNCERTAIN_SIBLINGS)
+    return sibling is None or _clean_sibling(sibling, after=direction == "next_named_sibling")
+
+
+def _clean_sibling(sibling, after: bool) -> bool:
+    """Ordinary declarations, or a function definition after the pragma whose head parses: a body
+    with errors (a malformed directive inside it) still puts the pragma before the function."""
+    if not sibling.has_error:
+        return sibling.type not in _UNCERTAIN_SIBLINGS
+    if not after or sibling.type != "function_definition":
+        return False
+    body = sibling.child_by_field_name("body")
+    head = [c for c in sibling.children if c != body]
+    return body is not None and bool(head) and not any(c.has_error or c.type == "ERROR" for c in head)
+
+
+# ---------------------------------------------------------------------------------------------
+# OMP012: declare simd aligned list items
+# ---------------------------------------------------------------------------------------------
+
+@rule("OMP012", per_directive=True)
+def aligned_item_type(ctx: FileContext) -> Iterator[Finding]:
+    """An aligned item of declare simd must be a pointer or array (C/C++) or of type C_PTR, or
+    POINTER or ALLOCATABLE (Fortran). Only parameters whose declaration the file shows are judged."""
+    fortran = ctx.document.language.is_fortran
+    for _, d in ctx.each_directive(ctx.directives_named("declare simd")):
+        clauses = d.clauses_named("aligned")
+        if not clauses or d.uses_macros or d.raw.in_macro:
+            continue
+        judge = _fortran_aligned(ctx, d) if fortran else _c_aligned(ctx, d)
+        if judge is None:
+            continue
+        for clause in clauses:
+            for item in clause.items:
+                if item.is_plain_name and item.name is not None:
+                    finding = judge(item)
+                    if finding is not None:
+                        yield finding
+
+
+def _c_aligned(ctx: FileContext, d: Directive) -> Callable[[ListItem], Finding | None] | None:
+    """A judge of the items by the parameters of the function the directive applies to."""
+    function = _simd_function(ctx, d)
+    types = ctx.c_types
+    if function is None or function.template or types is None:
+        return None
+    sig = types.signature(function)
+    names = types.parameter_names(function)
+    if sig is None or sig.params is None or names is None or len(names) != len(sig.params):
+        return None
+    by_name = {n: t for n, t in zip(names, sig.params) if n}
+
+    def judge(item: ListItem) -> Finding | None:
+        ct = by_name.get(item.name or "")
+        if ct is None or ct.is_pointer or not ct.known:
+            return None
+        return Finding("OMP012", f"'{item.name}' has type '{ct.text}': an aligned item must be a pointer or an "
+                       "array parameter; remove it from the aligned clause", item.span,
+                       related=[Related(function.name_span, f"'{function.name}' declared here")])
+    return judge
+
+
+def _simd_function(ctx: FileContext, d: Directive) -> Symbol | None:
+    """The function declared or defined right after the directive (other declare simd directives
+    may stand between), when the tree shows it plainly."""
+    tree = ctx.document.tree
+    if tree is None:
+        return None
+    start = d.raw.span[0]
+    node = tree.root_node.descendant_for_byte_range(start, start + 1)
+    while node is not None and node.type != "preproc_call":
+        node = node.parent
+    if node is None or node.start_byte != start:
+        return None
+    simd_starts = {x.raw.span[0] for _, x in ctx.directives_named("declare simd")}
+    nxt = node.next_named_sibling
+    while nxt is not None and (nxt.type == "comment" or nxt.type == "preproc_call" and nxt.start_byte in simd_starts):
+        nxt = nxt.next_named_sibling
+    if nxt is None or nxt.has_error:
+        return None
+    if nxt.type == "function_definition":
+        declarators = [nxt.child_by_field_name("declarator")]
+    elif nxt.type == "declaration":
+        declarators = nxt.children_by_field_name("declarator")
+    else:
+        return None   # a template, a macro, a class: not judged
+    name = declarator_name(declarators[0]) if len(declarators) == 1 else None
+    if name is None:
+        return None
+    return next((s for s in ctx.model.named(ctx.document.source[name.start_byte:name.end_byte].decode())
+                 if s.kind == FUNCTION and s.name_span[0] == name.start_byte), None)
+
+
+def _fortran_aligned(ctx: FileContext, d: Directive) -> Callable[[ListItem], Finding | None] | None:
+    """A judge of the items by the dummy arguments of the subprogram whose specification part
+    holds the directive (when the directive names another procedure: not judged)."""
+    from ..model_fortran import declared_c_ptr   # a C check never loads the Fortran model
+    model = ctx.model
+    # (the scope's own completeness suffices: a dummy's type and attributes are declared there)
+    scope = model.scope_at(d.span[0])
+    owner = scope.symbol if scope is not None else None
+    named = d.argument[0].text.strip().lower() if d.argument else None
+    if owner is None or not scope.complete or (named is not None and named != owner.key):
+        return None
+
+    def judge(item: ListItem) -> Finding | None:
+        hits = [s for s in scope.symbols if s.key == model.key_of(item.name or "") and s.kind == VARIABLE]
+        if len(hits) != 1 or "dummy" not in hits[0].specifiers:
+            return None
+        sym = hits[0]
+        if "pointer" in sym.specifiers or "allocatable" in sym.specifiers:
+            return None
+        if declared_c_ptr(sym, lambda name: _only_types(ctx, name, sym.name_span[0])) is not False:
+            return None
+        return Finding("OMP012", f"'{item.name}' is of type {sym.type_text or 'unknown'} without the POINTER or "
+                       "ALLOCATABLE attribute: an aligned item must be of type C_PTR, a pointer or allocatable; "
+                       "remove it from the aligned clause", item.span,
+                       related=[Related(sym.name_span, f"'{sym.name}' declared here")])
+    return judge
+
+
+def _only_types(ctx: FileContext, name: str, offset: int) -> bool:
+    """Whether `name` names a derived type defined in this file (so not C_PTR renamed by a USE)."""
+    model = ctx.model
+    hits = model.visible(model.key_of(name), offset, before=False)
+    return bool(hits) and all(s.kind == TYPE for s in hits)

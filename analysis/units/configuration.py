@@ -108,6 +108,13 @@ class Configuration:
         i = bisect_right(self.inactive, (offset, 1 << 62)) - 1
         return not (i >= 0 and self.inactive[i][0] <= offset < self.inactive[i][1])
 
+    def knows_every_macro(self) -> bool:
+        """Whether every macro the file can use is one this configuration saw: each `#include "..."`
+        found (an `<...>` header the project does not hold is a system header, which defines no
+        name a directive could be spelt with), none named by a macro that did not expand, and the
+        file read alone (an includer's own unresolved headers are not recorded here)."""
+        return not self.unresolved and self.includer is None and all(site.header for site in self.includes)
+
     def entry(self, path: str) -> tuple[int, dict[str, Macro]] | None:
         """Where the build first enters the project file `path`: (the offset of this file's
         include that leads there, the macros defined then); None when it never does."""
@@ -148,7 +155,9 @@ def masked(source: bytes, configuration: Configuration) -> bytes:
         nl = source.find(b"\n", s, e)
         while nl >= 0:
             k = nl - 1 if nl > s and source[nl - 1] == 0x0D else nl
-            if k > s:
+            # an empty line has no byte of its own to splice with: overwriting the newline before
+            # it would join two lines and leave a stray backslash, so the logical line ends there
+            if k > s and source[k - 1] != 0x0A:
                 out[k - 1] = 0x5C
             nl = source.find(b"\n", nl + 1, e)
     return bytes(out)
