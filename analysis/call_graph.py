@@ -30,6 +30,7 @@ from .model import (
 )
 from .records import dataclass, field, replace
 from .syntax import Document, Language, Span, changed_span
+from .variants import EVERY_DEVICE, SOME_DEVICE, EffectiveSelector, device_selection, selector_text
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -95,7 +96,9 @@ class Edge:
     host: bool = False              # in a target region with device(ancestor: ...): host code
     candidates: tuple[str, ...] = ()   # unresolved: keys that other files may define, in order
     pointer: bool = False           # a call through a variable (function pointer)
-    device_target: str = ""         # on a device, a declare variant replaces the target with this one
+    device_target: str = ""         # on every device, a declare variant replaces the target with this one
+    # the variants that may replace the call on some device (device_target's too): (key, selector)
+    variants: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(eq=False)
@@ -136,7 +139,7 @@ class FileGraph:
         return (tuple(sorted({(d.key, d.kind, d.definition) for d in self.declared})),
                 tuple(sorted({(m.key, m.device_type, m.link, m.indirect, m.how) for m in self.marks})),
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
-                tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates, e.device_target)
+                tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates, e.device_target, e.variants)
                               for e in self.edges})))
 
 
@@ -163,12 +166,14 @@ def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]
         return qualify(key, path, scope) if key else key
 
     def edge(e: Edge) -> Edge:
+        variants = tuple((q(k), text) for k, text in e.variants)
         if e.candidates:
             plain = [c.removeprefix(CPP_PREFIX) for c in e.candidates]
             found = [k for names in headers for name in plain for k in names.get(name, ())]
             candidates = tuple(dict.fromkeys([*found, *(q(c) for c in e.candidates)]))
-            return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, candidates, e.pointer, q(e.device_target))
-        return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, (), e.pointer, q(e.device_target))
+            return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, candidates, e.pointer, q(e.device_target),
+                        variants)
+        return Edge(q(e.source), q(e.target), e.span, e.kind, e.host, (), e.pointer, q(e.device_target), variants)
     def marks() -> list[MarkFact]:
         # (an edit of one declare target rebuilds the marks: the unchanged ones are the same facts)
         known = dict(zip(before.marks, done.marks)) if before is not None and done is not None else {}
@@ -231,9 +236,10 @@ def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) ->
             graph.marks = base.marks
     else:
         graph.marks = base.marks
-    if "variants" in rebuilt and not graph.fortran:
-        graph.edges = [replace(e, device_target="") if e.device_target else e for e in base.edges]
-        builder.device_variants()
+    if "variants" in rebuilt:
+        if isinstance(builder, _FortranBuilder):
+            builder.programs()   # (the keys of what main programs hold)
+        builder.device_variants()   # (sets every edge anew: graph.edges is base's list until one differs)
         if graph.edges == base.edges:
             graph.edges = base.edges
     if graph.marks is base.marks and graph.edges is base.edges:
@@ -375,6 +381,7 @@ def _graph_after_statement_read_again(ctx: FileContext, path: str, old: FileGrap
         spliced.append([*part[:at], *new, *part[bisect_left(part, before[1], at, key=lambda e: e.span[0]):]])
     graph.edges = [*spliced[0], *spliced[1], *old.edges[b:]]
     graph.parts = (len(spliced[0]), len(spliced[0]) + len(spliced[1]))
+    builder.device_variants()   # (the statement's calls may be of a declare variant's base)
     ctx.__dict__["_file_graph"] = graph
     return graph
 
@@ -527,6 +534,57 @@ class _Builder:
     def references(self) -> None:
         raise NotImplementedError
 
+    # -- declare variant --------------------------------------------------------------------
+    def variant_records(self) -> Iterator[tuple[Symbol, Symbol, EffectiveSelector]]:
+        raise NotImplementedError
+
+    def dispatch_extents(self) -> list[Span]:
+        raise NotImplementedError
+
+    def device_variants(self) -> None:
+        """What a call of a declare variant's base runs on a device: a variant selected on every
+        device (`device={kind(nohost)}`) replaces it (`device_target`: the base is not called on
+        any device, as clang's device images show); the variants some device may select
+        (`kind(gpu)`, `arch(...)`, a condition) may be called through it (`variants`), and the
+        base stays called (a gpu variant is not selected on a host offload device). Every edge
+        is set anew: after an edit, old edges may carry what a directive no longer says."""
+        table = self.variant_table() if self.ctx.directives_named("declare variant") else {}
+        if not table and not any(e.device_target or e.variants for e in self.graph.edges):
+            return
+        dispatch: list[Span] | None = None
+        edges: list[Edge] = []
+        moved = False
+        for e in self.graph.edges:
+            every, some = "", list[tuple[str, str]]()
+            for variant, selector, text, needs_dispatch in table.get(e.target, ()) if not e.host else ():
+                if needs_dispatch and dispatch is None:
+                    dispatch = self.dispatch_extents()
+                in_dispatch = needs_dispatch and any(lo <= e.span[0] < hi for lo, hi in dispatch or ())
+                selection = device_selection(selector, in_dispatch)
+                if selection == EVERY_DEVICE:
+                    every = variant   # (the last directive's, as before)
+                    some.append((variant, text))
+                elif selection == SOME_DEVICE and e.kind == CALL and not e.pointer:
+                    some.append((variant, text))
+            found = tuple(dict(some).items())
+            if (every, found) != (e.device_target, e.variants):
+                e, moved = replace(e, device_target=every, variants=found), True
+            edges.append(e)
+        if moved:
+            self.graph.edges = edges
+
+    def variant_table(self) -> dict[str, list[tuple[str, EffectiveSelector, str, bool]]]:
+        """base key -> (variant key, selector, its text, whether it has a dispatch trait)."""
+        out: dict[str, list[tuple[str, EffectiveSelector, str, bool]]] = {}
+        for base_symbol, variant_symbol, selector in self.variant_records():
+            base, variant = self.key(base_symbol), self.key(variant_symbol)
+            if base is None or variant is None or base == variant:
+                continue
+            dispatch = any(s.name.lower() == "dispatch" for name, sels in selector.sets
+                           if name.lower() == "construct" for s in sels)
+            out.setdefault(base, []).append((variant, selector, selector_text(selector), dispatch))
+        return out
+
 
 # -- C and C++ ----------------------------------------------------------------------------------
 _CONST_POINTER = re.compile(rb"\*\s*const\s*$")
@@ -536,7 +594,6 @@ _SUBSCRIPT_CALL = re.compile(rb"\s*(?:\[[^\]\n;]*\]\s*)+\(")
 _DEREF_CALL = re.compile(rb"\s*\)\s*\(")
 # `, ...)` or `(...)`: a C variadic parameter list (a C++ pack `Args... args` is not one)
 _ELLIPSIS = re.compile(rb"[(,]\s*\.\.\.\s*\)")
-_DEVICE_ONLY_KINDS = frozenset({"nohost", "gpu", "fpga"})
 _MEMBER_CALL = "(call_expression function: (field_expression field: (field_identifier) @field))"
 
 
@@ -813,25 +870,16 @@ class _CBuilder(_Builder):
         for target in sorted(t for t in targets if t is not None):
             out.append(Edge(source, target, ref.span, kind, host, pointer=pointer))
 
-    def device_variants(self) -> None:
-        """A base function whose one variant is selected on every device (`device={kind(nohost)}`
-        or `kind(gpu)`) is not called there: device code calls the variant instead."""
-        if not self.ctx.directives_named("declare variant"):
-            return
-        replaced: dict[str, str] = {}
+    def variant_records(self) -> Iterator[tuple[Symbol, Symbol, EffectiveSelector]]:
+        """(base, variant, effective selector) of each declare variant that names one function."""
         for rec in self.ctx.variants.directives:
-            if rec.base is None or len(rec.variants) != 1 or rec.selector.construct:
-                continue
-            kinds = {p.text.strip().lower() for sel in rec.selector.selectors("device") if sel.name == "kind"
-                     for p in sel.properties}
-            if not kinds & _DEVICE_ONLY_KINDS or {name for name, _ in rec.selector.sets} - {"device"}:
-                continue
-            base, variant = self.key(rec.base), self.key(rec.variants[0])
-            if base is not None and variant is not None:
-                replaced[base] = variant
-        if replaced:
-            self.graph.edges = [replace(e, device_target=replaced[e.target]) if e.target in replaced and not e.host
-                                else e for e in self.graph.edges]
+            if rec.base is not None and len(rec.variants) == 1 and not rec.directive.uses_macros \
+                    and rec.verdict.ok is not False:
+                yield rec.base, rec.variants[0], rec.selector
+
+    def dispatch_extents(self) -> list[Span]:
+        extents = self.ctx.structure.extents
+        return [extents[i] for i, _ in self.ctx.directives_named("dispatch") if i in extents]
 
     def static_locals(self) -> None:
         for d in self.graph.declared:
@@ -985,6 +1033,19 @@ class _FortranBuilder(_Builder):
         graph.edges.extend(unresolved)
         graph.parts = (len(named), len(named) + len(unresolved))
         self.static_locals()
+        self.device_variants()
+
+    def variant_records(self) -> Iterator[tuple[Symbol, Symbol, EffectiveSelector]]:
+        from .variants import effective, selector_of
+        from .variants_fortran import variants
+        for v in variants(self.ctx):
+            proc = v.variant.procedure
+            if v.base is not None and proc is not None:
+                yield v.base, proc, effective(selector_of(v.directive), None)
+
+    def dispatch_extents(self) -> list[Span]:
+        from .variants_fortran import _construct_extents
+        return [(lo, hi) for lo, hi, d in _construct_extents(self.ctx) if d.name == "dispatch"]
 
     def reference_edges(self, refs: list[Reference], unresolved: list[Reference]) -> tuple[list[Edge], list[Edge]]:
         """The edges of references that resolve in this file (or are calls), and of names other

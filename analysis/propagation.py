@@ -3,8 +3,10 @@
 The semantics are those of `shared/spec/propagation.md` (OpenMP 5.1): target regions
 (without `device(ancestor: ...)`) and explicitly marked device procedures are the sources;
 a procedure referenced from device code becomes declare target, as do static locals of a
-device routine and what a device variable's initializer references. The graph joins the
-`FileGraph` of every file of the workspace (`call_graph.py`).
+device routine and what a device variable's initializer references. A call of a declare
+variant's base function also reaches each variant some device may select (the chain says which
+base it was called through); a variant selected on every device (`kind(nohost)`) replaces the
+base there. The graph joins the `FileGraph` of every file of the workspace (`call_graph.py`).
 
 Shortest chains come from a breadth-first search: each reached entity keeps the parent
 that reached it first. An edit replaces one file's graph; only the entities whose chain
@@ -47,6 +49,12 @@ SPEC = "spec"        # the spec's answer: implicit marks are device type any
 FLANG = "flang"      # what flang generates: nohost when reached only from device code
 MODES = (SPEC, FLANG)
 NONE = "none"        # not needed on any device
+# How a reference reaches its target (the tag of a propagating pair): as written, or through a
+# declare variant's base. flang 22 does not lower declare variant ("not yet implemented"), so
+# the flang mode follows calls as written: to the base, never to a variant.
+WRITTEN = ""         # both modes
+THROUGH = "variant"  # the spec's answer only: a variant called through its base on some device
+BASE = "base"        # flang's only: the base of a call a variant replaces on every device
 
 
 @dataclass(eq=False)
@@ -181,14 +189,17 @@ class DeviceGraph:
         self._scoped_cache: dict[str, tuple] = {}               # path -> (raw, scope, unit, headers, graph)
         self._names_cache: dict[str, tuple] = {}                # path -> (raw, scope, name -> keys)
         self._resolved: dict[str, list[Edge]] = {}              # path -> edges with targets resolved
-        self._pairs: dict[str, Counter[tuple[str, str]]] = {}   # path -> propagating (source, target)
-        self.succ: dict[str, Counter[str]] = {}
+        self._pairs: dict[str, Counter[tuple[str, str, str]]] = {}   # path -> propagating (source, target, tag)
+        self.succ: dict[str, Counter[str]] = {}                 # WRITTEN and THROUGH pairs (the spec's graph)
         self.pred: dict[str, Counter[str]] = {}
+        self.through: dict[str, Counter[str]] = {}              # THROUGH pairs only (not flang's)
+        self.base_calls: dict[str, Counter[str]] = {}           # BASE pairs (flang's only)
         self.dist: dict[str, int] = {}
         self.parent: dict[str, str | None] = {}
         self.children: dict[str, set[str]] = {}
         self._waiting: dict[str, set[str]] = {}                 # candidate key -> paths with such edges
-        self._sites: dict[str, dict[tuple[str, str], Span]] = {}   # path -> first reference per pair
+        # path -> first reference per pair, and (base key, selector) when it calls a variant through its base
+        self._sites: dict[str, dict[tuple[str, str], tuple[Span, tuple[str, str] | None]]] = {}
         self._flang: dict[str, str] | None = None
         self.updates = 0                                       # how many entities the last update re-derived
         self.generation = 0                                    # counts the updates that changed more than
@@ -334,7 +345,7 @@ class DeviceGraph:
         removed: list[tuple[str, str]] = []
         added: list[tuple[str, str]] = []
         for p in dirty:
-            before = self._pairs.get(p, Counter())
+            before: Counter[tuple[str, str, str]] = self._pairs.get(p, Counter())
             graph = self.files.get(p)
             self._resolved[p] = self._resolve_edges(graph) if graph is not None else []
             after = self._pair_counts(self._resolved[p]) if graph is not None else Counter()
@@ -345,10 +356,12 @@ class DeviceGraph:
             else:
                 self._pairs[p] = after
             for pair, n in (before - after).items():
-                removed.append(pair)
+                if pair[2] != BASE:
+                    removed.append(pair[:2])
                 self._unlink(pair, n)
             for pair, n in (after - before).items():
-                added.append(pair)
+                if pair[2] != BASE:
+                    added.append(pair[:2])
                 self._link(pair, n)
         if propagate:
             self._repropagate(removed, added, changed)
@@ -447,27 +460,42 @@ class DeviceGraph:
                     self._waiting.setdefault(c, set()).add(graph.path)
                 if not target:
                     continue
-                e = Edge(e.source, target, e.span, e.kind, e.host, pointer=e.pointer, device_target=e.device_target)
+                e = Edge(e.source, target, e.span, e.kind, e.host, pointer=e.pointer, device_target=e.device_target,
+                         variants=e.variants)
             out.append(e)
         return out
 
-    def _pair_counts(self, edges: list[Edge]) -> Counter[tuple[str, str]]:
-        out: Counter[tuple[str, str]] = Counter()
+    def _pair_counts(self, edges: list[Edge]) -> Counter[tuple[str, str, str]]:
+        out: Counter[tuple[str, str, str]] = Counter()
         for e in edges:
-            key = e.device_target or e.target
-            target = self.entities.get(key)
-            if target is not None and _propagates(e, target.kind):
-                out[(e.source, key)] += 1
+            # (a variant that replaces the call on every device is among e.variants too)
+            self._count(out, e, e.target, BASE if e.device_target else WRITTEN)
+            for key, _ in e.variants:
+                self._count(out, e, key, THROUGH)
         return out
 
-    def _link(self, pair: tuple[str, str], n: int) -> None:
-        u, v = pair
-        self.succ.setdefault(u, Counter())[v] += n
-        self.pred.setdefault(v, Counter())[u] += n
+    def _count(self, out: Counter[tuple[str, str, str]], e: Edge, key: str, tag: str) -> None:
+        target = self.entities.get(key)
+        if target is not None and _propagates(e, target.kind):
+            out[(e.source, key, tag)] += 1
 
-    def _unlink(self, pair: tuple[str, str], n: int) -> None:
-        u, v = pair
-        for table, a, b in ((self.succ, u, v), (self.pred, v, u)):
+    def _tables(self, tag: str) -> list[tuple[dict[str, Counter[str]], bool]]:
+        """The adjacency tables a pair of this tag counts in: (table, indexed by target)."""
+        if tag == BASE:
+            return [(self.base_calls, False)]
+        tables = [(self.succ, False), (self.pred, True)]
+        return [*tables, (self.through, False)] if tag == THROUGH else tables
+
+    def _link(self, pair: tuple[str, str, str], n: int) -> None:
+        u, v, tag = pair
+        for table, backwards in self._tables(tag):
+            a, b = (v, u) if backwards else (u, v)
+            table.setdefault(a, Counter())[b] += n
+
+    def _unlink(self, pair: tuple[str, str, str], n: int) -> None:
+        u, v, tag = pair
+        for table, backwards in self._tables(tag):
+            a, b = (v, u) if backwards else (u, v)
             c = table.get(a)
             if c is None:
                 continue
@@ -476,6 +504,12 @@ class DeviceGraph:
                 del c[b]
             if not c:
                 del table[a]
+
+    def written_callees(self, key: str) -> Iterator[str]:
+        """What the unit references as written (flang's view: no declare variant replaces a call)."""
+        through = self.through.get(key, {})
+        yield from (v for v, n in self.succ.get(key, {}).items() if n > through.get(v, 0))
+        yield from self.base_calls.get(key, ())
 
     # -- propagation ----------------------------------------------------------------------------
     def _source(self, key: str) -> bool:
@@ -599,8 +633,10 @@ class DeviceGraph:
         if e is None:
             return None
         explicit = bool(e.marks)
-        return DeviceFact(key, e.name, e.kind, self.device_type(key), explicit,
-                          () if explicit else tuple(self.chain(key)))
+        device_type = self.device_type(key)
+        # (flang's mode: a variant the spec reaches through its base is no device code for flang)
+        return DeviceFact(key, e.name, e.kind, device_type, explicit,
+                          () if explicit or device_type == NONE else tuple(self.chain(key)))
 
     def chain(self, key: str) -> list[Step]:
         """The shortest chain that made `key` device code: its source first, `key` last."""
@@ -615,9 +651,13 @@ class DeviceGraph:
             if i == 0:
                 steps.append(self.origin(k))
                 continue
-            site = self.site(path[i - 1], k)
+            site = self._site(path[i - 1], k)
             e = self.entities.get(k)
             name = e.name if e is not None else k
+            if site is not None and site[2] is not None:
+                base = self.entities.get(site[2][0])
+                name = (f"{name} (called through the base function {base.name if base is not None else site[2][0]}, "
+                        f"declare variant match({site[2][1]}))")
             steps.append(Step(name, site[0], site[1]) if site else Step(name, "", (0, 0)))
         return steps
 
@@ -633,6 +673,12 @@ class DeviceGraph:
 
     def site(self, source: str, target: str) -> tuple[str, Span] | None:
         """The first reference from `source` to `target` (path, span), in file order."""
+        found = self._site(source, target)
+        return (found[0], found[1]) if found is not None else None
+
+    def _site(self, source: str, target: str) -> tuple[str, Span, tuple[str, str] | None] | None:
+        """The first reference from `source` to `target` (path, span, and (base key, selector)
+        when it is a call of a declare variant's base that reaches `target` as its variant)."""
         paths = [self.roots[source][0]] if source in self.roots else \
             [p for p, _ in self.entities[source].declarations] if source in self.entities else list(self.files)
         for p in dict.fromkeys(paths):
@@ -640,11 +686,15 @@ class DeviceGraph:
             if index is None:
                 index = self._sites[p] = {}
                 for e in self._resolved.get(p, ()):
-                    if not e.host:
-                        index.setdefault((e.source, e.device_target or e.target), e.span)
-            span = index.get((source, target))
-            if span is not None:
-                return p, span
+                    if e.host:
+                        continue
+                    if not e.device_target:
+                        index.setdefault((e.source, e.target), (e.span, None))
+                    for key, text in e.variants:
+                        index.setdefault((e.source, key), (e.span, (e.target, text)))
+            found = index.get((source, target))
+            if found is not None:
+                return p, *found
         return None
 
     def edges(self, path: str) -> list[Edge]:
@@ -677,11 +727,11 @@ class DeviceGraph:
             if e.kind == PROCEDURE_ENTITY and e.explicit_type is not None:
                 reach(key, e.explicit_type)
         for root in self.roots:
-            for callee in self.succ.get(root, ()):
+            for callee in self.written_callees(root):
                 reach(callee, "nohost")
         while todo:
             key = todo.pop()
-            for callee in self.succ.get(key, ()):   # every unit's references, device code or not
+            for callee in self.written_callees(key):   # every unit's references, device code or not
                 reach(callee, types[key])
         self._flang = types
         return types

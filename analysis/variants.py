@@ -107,6 +107,52 @@ def selector_of(d: Directive) -> ContextSelector | None:
     return c.selector if c is not None else None
 
 
+# Where a variant can replace a call of its base in device code (device_selection).
+EVERY_DEVICE = "every"      # on every device: the base itself is never called there
+SOME_DEVICE = "some"        # on some device (a GPU, an architecture, a condition that may hold)
+NO_DEVICE = "none"          # only on the host, or never: device code calls the base
+# Kinds every device has (a host device too: clang's x86_64 offload target is a cpu, not a gpu).
+_EVERY_DEVICE_KINDS = frozenset({"nohost", "any"})
+_FALSE_CONDITIONS = frozenset({"0", "false", ".false."})
+
+
+def _properties(sel: TraitSelector) -> set[str]:
+    return {_norm(p.text) for p in sel.properties}
+
+
+def device_selection(selector: EffectiveSelector, in_dispatch: bool) -> str:
+    """Whether a variant with this selector may be called instead of its base by a call in
+    device code (`in_dispatch`: the call is that of a dispatch construct). Only what the
+    selector alone rules out counts as none: a `kind(host)`, a condition that is a false
+    literal, a dispatch trait away from a dispatch construct; every other trait may hold on
+    some device (construct traits too: device code has target in its context)."""
+    sets = {name.lower(): sels for name, sels in selector.sets}
+    for name in ("device", "target_device"):
+        for sel in sets.get(name, ()):
+            if sel.name.lower() == "kind" and "host" in _properties(sel):
+                return NO_DEVICE
+    for sel in sets.get("user", ()):
+        if sel.name.lower() == "condition" and _properties(sel) & _FALSE_CONDITIONS:
+            return NO_DEVICE
+    if not in_dispatch and any(sel.name.lower() == "dispatch" for sel in sets.get("construct", ())):
+        return NO_DEVICE
+    device = sets.get("device", ())
+    if set(sets) == {"device"} and device and all(
+            sel.name.lower() == "kind" and _properties(sel) <= _EVERY_DEVICE_KINDS for sel in device) \
+            and any("nohost" in _properties(sel) for sel in device):
+        return EVERY_DEVICE
+    return SOME_DEVICE
+
+
+def selector_text(selector: EffectiveSelector) -> str:
+    """`device={kind(gpu)}, user={condition(n > 8)}`: the selector as chains show it."""
+    def trait(sel: TraitSelector) -> str:
+        score = f"score({sel.score.text}): " if sel.score is not None else ""
+        props = ", ".join(" ".join(p.text.split()) for p in sel.properties)
+        return f"{score}{sel.name}({props})" if sel.properties or sel.has_parens else f"{score}{sel.name}"
+    return ", ".join(f"{name}={{{', '.join(trait(s) for s in sels)}}}" for name, sels in selector.sets)
+
+
 # -- records ---------------------------------------------------------------------------------
 
 @dataclass(eq=False)

@@ -82,3 +82,24 @@ def test_broken_compile_commands_is_a_usage_error(tmp_path: Path) -> None:
     out = run("--check", "main.c", cwd=folder)
     assert out.returncode == 2
     assert "compile_commands.json: invalid JSON" in out.stderr
+
+
+def test_variants_called_through_their_base_are_on_the_device(tmp_path: Path) -> None:
+    (tmp_path / "v.c").write_text(
+        "double dot_gpu(double x) { return x; }\ndouble dot_host(double x) { return x; }\n"
+        "#pragma omp declare variant(dot_gpu) match(device = {kind(gpu)})\n"
+        "#pragma omp declare variant(dot_host) match(device = {kind(host)})\n"
+        "double dot(double x) { return x; }\n"
+        "int main(void) {\n  double r = 1.0;\n#pragma omp target map(tofrom: r)\n  r = dot(r);\n  return 0;\n}\n")
+    out = run("--device-map", "--format", "json", str(tmp_path / "v.c"))
+    assert out.returncode == 0, out.stderr
+    by_name = {e["name"]: e for e in json.loads(out.stdout)["entities"]}
+    assert by_name["dot"]["device_type"] == by_name["dot_gpu"]["device_type"] == "any"
+    assert by_name["dot_host"]["device_type"] == "none" and by_name["dot_host"]["chain"] == []
+    last = by_name["dot_gpu"]["chain"][-1]
+    assert last["label"] == ("dot_gpu (called through the base function dot, declare variant "
+                             "match(device={kind(gpu)}))")
+    assert last["line"] == 9   # the call of the base
+    text = run("--device-map", str(tmp_path / "v.c")).stdout
+    assert "→ dot_gpu (called through the base function dot, declare variant match(device={kind(gpu)})) (v.c:9)" \
+        in text

@@ -337,8 +337,8 @@ def _snapshot(graph: DeviceGraph) -> dict[str, tuple[str, bool, int]]:
     for r in graph.rows():
         assert r.key not in out or out[r.key] == (r.device_type, r.explicit, len(r.chain))
         out[r.key] = (r.device_type, r.explicit, len(r.chain))
-        if r.chain:
-            assert r.chain[-1].label == r.name
+        if r.chain:   # (a variant's step says which base it is called through)
+            assert r.chain[-1].label == r.name or r.chain[-1].label.startswith(r.name + " (called through")
     return out
 
 
@@ -447,6 +447,131 @@ def test_removing_a_target_region_clears_what_only_it_reached() -> None:
     graph.update("a.c", _contexts({"a.c": A_VERSIONS[1]})["a.c"])
     assert graph.device_type("f") == graph.device_type("g") == "none"
     assert graph.updates >= 2
+
+
+# -- declare variant: a call of a base function in device code ------------------------------------
+VARIANTS_C = """\
+double fast_gpu(double x) { return x; }
+double fast_host(double x) { return x; }
+double fast_sm(double x) { return x; }
+#pragma omp declare variant(fast_gpu) match(device = {kind(gpu)})
+#pragma omp declare variant(fast_host) match(device = {kind(host)})
+#pragma omp declare variant(fast_sm) match(device = {arch(nvptx64)}, implementation = {vendor(llvm)})
+double fast(double x) { return 2.0 * x; }
+
+double every_dev(double x) { return x; }
+#pragma omp declare variant(every_dev) match(device = {kind(nohost)})
+double every(double x) { return x; }
+
+double idle_gpu(double x) { return x; }
+#pragma omp declare variant(idle_gpu) match(device = {kind(gpu)})
+double idle(double x) { return x; }
+
+void run(double *a) {
+  a[0] = idle(a[0]);
+#pragma omp target map(tofrom: a[0:1])
+  a[0] = fast(a[0]) + every(a[0]);
+}
+"""
+
+
+def test_a_base_called_in_device_code_makes_its_device_variants_device_code() -> None:
+    rows = _rows({"v.c": VARIANTS_C})
+    types = {name: r.device_type for name, r in rows.items()}
+    # the base stays called (a gpu variant is not selected on a host offload device) ...
+    assert types["fast"] == types["fast_gpu"] == types["fast_sm"] == "any"
+    # ... but not a base a variant replaces on every device (clang builds none of it there)
+    assert types["every"] == "none" and types["every_dev"] == "any"
+    # only the host selects a kind(host) variant; a base only host code calls keeps its variants host code
+    assert types["fast_host"] == types["idle"] == types["idle_gpu"] == "none"
+    assert describe_chain(rows["fast_gpu"].chain) == (
+        "target region in run → fast_gpu (called through the base function fast, declare variant "
+        "match(device={kind(gpu)}))")
+    assert rows["fast_sm"].chain[-1].label.endswith(
+        "match(device={arch(nvptx64)}, implementation={vendor(llvm)}))")
+    # the step points at the call of the base
+    assert VARIANTS_C.encode()[slice(*rows["fast_gpu"].chain[-1].span)] == b"fast"
+    assert rows["every_dev"].chain[-1].label.startswith("every_dev (called through the base function every,")
+
+
+def test_variants_in_fortran_from_the_base_or_the_variant_specification_part() -> None:
+    text = """\
+module kernels
+contains
+  subroutine on_gpu(x)
+    real :: x
+  end subroutine on_gpu
+  subroutine on_host(x)
+    real :: x
+  end subroutine on_host
+  subroutine step(x)
+    !$omp declare variant (on_gpu) match(device={kind(gpu)})
+    !$omp declare variant (on_host) match(device={kind(host)})
+    real :: x
+  end subroutine step
+  subroutine relax(x)
+    real :: x
+  end subroutine relax
+  subroutine relax_avx(x)
+    !$omp declare variant (relax:relax_avx) match(device={isa(avx512f)})
+    real :: x
+  end subroutine relax_avx
+end module kernels
+program main
+  use kernels
+  real :: v
+  !$omp target map(tofrom: v)
+  call step(v)
+  call relax(v)
+  !$omp end target
+end program main
+"""
+    rows = _rows({"k.f90": text})
+    types = {name: r.device_type for name, r in rows.items()}
+    assert types["step"] == types["on_gpu"] == types["relax"] == types["relax_avx"] == "any"
+    assert types["on_host"] == "none"
+    assert "called through the base function step" in rows["on_gpu"].chain[-1].label
+    assert "called through the base function relax" in rows["relax_avx"].chain[-1].label
+
+
+def test_a_dispatch_variant_is_device_code_only_where_a_dispatch_construct_calls_the_base() -> None:
+    text = """\
+void put_dispatch(int *p) { p[0] = 1; }
+#pragma omp declare variant(put_dispatch) match(construct = {dispatch})
+void put(int *p) { p[0] = 2; }
+void run(int *p) {
+#pragma omp target map(tofrom: p[0:1])
+  put(p);
+}
+"""
+    assert _types({"d.c": text})["put_dispatch"] == "none"
+    dispatched = text.replace("  put(p);", "  {\n#pragma omp dispatch\n  put(p);\n  }")
+    assert _types({"d.c": dispatched})["put_dispatch"] == "any"
+
+
+def test_flang_mode_follows_calls_as_written_through_no_variant() -> None:
+    # flang 22 does not lower declare variant: the base is what a call reaches
+    types = _types({"v.c": VARIANTS_C}, FLANG)
+    assert types["fast"] == types["every"] == "nohost"
+    assert types["fast_gpu"] == types["every_dev"] == types["fast_sm"] == "none"
+    rows = _rows({"v.c": VARIANTS_C}, FLANG)
+    assert rows["fast_gpu"].chain == ()
+
+
+@pytest.mark.parametrize("mode", [SPEC, FLANG])
+def test_editing_the_directive_or_the_call_updates_like_a_fresh_build(mode: str) -> None:
+    host = VARIANTS_C.replace("match(device = {kind(gpu)})\ndouble fast", "match(device = {kind(host)})\ndouble fast")
+    nohost = VARIANTS_C.replace("match(device = {kind(gpu)})\ndouble fast", "match(device = {kind(nohost)})\n"
+                                "double fast")
+    no_call = VARIANTS_C.replace("a[0] = fast(a[0]) + every(a[0]);", "a[0] = every(a[0]);")
+    no_directive = VARIANTS_C.replace("#pragma omp declare variant(fast_gpu) match(device = {kind(gpu)})\n", "")
+    graph = build(_contexts({"v.c": VARIANTS_C}), mode)
+    for text in (host, VARIANTS_C, nohost, no_call, VARIANTS_C, no_directive, host, VARIANTS_C):
+        graph.update("v.c", _contexts({"v.c": text})["v.c"])
+        fresh = build(_contexts({"v.c": text}), mode)
+        assert _snapshot(graph) == _snapshot(fresh)
+        assert [describe_chain(r.chain) for r in graph.rows()] == [describe_chain(r.chain) for r in fresh.rows()]
+    assert graph.device_type("fast_gpu") == ("any" if mode == SPEC else "none")
 
 
 # -- the fixture annotations ------------------------------------------------------------------------

@@ -19,12 +19,20 @@ C_PIECES = [
     "#pragma omp begin declare target device_type(nohost)\n", "#pragma omp declare target to(g)\n",
     "#pragma omp declare target link(x)\n", "#pragma omp declare target to(h) device_type(host)\n",
     "int (*fp)(void) = 0;\n", "void q(void) { y = 2; }\n", "extern void z(void);\nvoid w(void) { z(); }\n",
+    # declare variant: a base called in device code makes its device variants device code
+    "void vg(void) { q(); }\n", "#pragma omp declare variant(vg) match(device={kind(gpu)})\n",
+    "#pragma omp declare variant(k) match(device={kind(host)})\n",
+    "#pragma omp declare variant(w) match(device={kind(nohost)})\n",
 ]
 F_PIECES = [
     "subroutine z()\n  call s2()\nend subroutine z\n", "subroutine s2()\n  !$omp declare target\nend subroutine s2\n",
     "subroutine s3()\n  call z()\nend subroutine s3\n",
     "program p\n  !$omp target\n  call s3()\n  !$omp end target\nend program p\n",
     "module m\ncontains\n  subroutine ms()\n    call z()\n  end subroutine ms\nend module m\n",
+    "module mv\ncontains\n  subroutine vb()\n    !$omp declare variant (vb:vv) match(device={kind(gpu)})\n"
+    "  end subroutine vb\n  subroutine vv()\n    call z()\n  end subroutine vv\n"
+    "  subroutine vs()\n    call vb()\n  end subroutine vs\nend module mv\n",
+    "program q\n  use mv\n  !$omp target\n  call vb()\n  !$omp end target\nend program q\n",
 ]
 
 _c = st.lists(st.sampled_from(C_PIECES), max_size=12).map("".join)

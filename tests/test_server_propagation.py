@@ -114,6 +114,37 @@ async def test_fortran_hints_and_hover(client: LanguageClient) -> None:
     assert "target region in main" in hover.contents.value and "relax" in hover.contents.value
 
 
+VARIANTS = """\
+double dot_gpu(double x) { return x; }
+double dot_host(double x) { return x; }
+#pragma omp declare variant(dot_gpu) match(device = {kind(gpu)})
+#pragma omp declare variant(dot_host) match(device = {kind(host)})
+double dot(double x) { return x; }
+int main(void) {
+  double r = 1.0;
+#pragma omp target map(tofrom: r)
+  r = dot(r);
+  return 0;
+}
+"""
+
+
+async def test_a_variant_called_through_its_base_gets_a_hint_and_a_hover_chain(client: LanguageClient) -> None:
+    (client.folder / "variants.c").write_text(VARIANTS)  # type: ignore[attr-defined]
+    uri, lines = await _open(client, "variants.c")
+    by_line = {h.position.line: h for h in await _hints(client, uri, lines)}
+    # the base and its gpu variant are implied; the kind(host) variant stays host code
+    assert sorted(by_line) == [0, 4]
+    assert by_line[0].label == "declare target · any (implicit)"
+    assert "dot_gpu (called through the base function dot, declare variant match(device={kind(gpu)}))" \
+        in _tooltip(by_line[0])
+    hover = await client.text_document_hover_async(lsp.HoverParams(
+        lsp.TextDocumentIdentifier(uri), lsp.Position(0, lines[0].index("dot_gpu") + 1)))
+    assert hover is not None and isinstance(hover.contents, lsp.MarkupContent)
+    assert "declare target · any (implicit)" in hover.contents.value
+    assert "called through the base function dot" in hover.contents.value
+
+
 async def test_hover_tells_explicit_implicit_and_host(client: LanguageClient) -> None:
     uri, lines = await _open(client, "app.c")
 
