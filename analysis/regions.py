@@ -583,19 +583,13 @@ _F_COMPUTED_GOTO = re.compile(rb"go\s*to\s*\(([\d\s,]+)\)")
 
 def _f_action(body: bytes) -> bytes:
     """The action statement of a logical IF (`if (c) exit`), or the statement itself."""
+    from .directives.fortran_blocks import closing_paren  # Fortran only: loaded when needed
+
     m = _F_LOGICAL_IF.match(body)
     if m is None:
         return body
-    depth = 0
-    for i in range(m.end() - 1, len(body)):
-        c = body[i]
-        if c == 0x28:
-            depth += 1
-        elif c == 0x29:
-            depth -= 1
-            if depth == 0:
-                return body[i + 1:].strip()
-    return b""
+    close = closing_paren(body, m.end() - 1)
+    return body[close + 1:].strip() if close is not None else b""
 
 
 def _f_branch(action: bytes, open_constructs: list[tuple[str, bytes | None, bytes]],

@@ -166,8 +166,8 @@ _BLOCK_WORDS = (b"do", b"if", b"select", b"block", b"associate", b"critical", b"
 _CONSTRUCT_NAME = re.compile(rb"[a-z_]\w*\s*:(?!:)")
 
 
-def _closes_paren_at_end(text: bytes, open_at: int) -> bool:
-    """True when the parenthesis opened at `open_at` closes at the end of the statement."""
+def closing_paren(text: bytes, open_at: int) -> int | None:
+    """Where the parenthesis opened at `open_at` closes, or None when it does not."""
     depth = 0
     for i in range(open_at, len(text)):
         c = text[i]
@@ -176,8 +176,14 @@ def _closes_paren_at_end(text: bytes, open_at: int) -> bool:
         elif c == 0x29:
             depth -= 1
             if depth == 0:
-                return not text[i + 1:].strip()
-    return False
+                return i
+    return None
+
+
+def _closes_paren_at_end(text: bytes, open_at: int) -> bool:
+    """True when the parenthesis opened at `open_at` closes at the end of the statement."""
+    close = closing_paren(text, open_at)
+    return close is not None and not text[close + 1:].strip()
 
 
 def _top_level_comma(text: bytes, at: int) -> bool:
