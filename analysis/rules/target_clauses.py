@@ -542,7 +542,10 @@ def _named_function(ctx: FileContext, name: str, offset: int) -> Symbol | None:
     model = ctx.model
     if not model.complete:
         return None
-    hits = _lookup(ctx, model.key_of(name), offset)
+    key = model.key_of(name)
+    if not any(s.kind == FUNCTION for s in model.named(key)):
+        return None   # no function of that name outside bodies: no need to read the bodies
+    hits = _lookup(ctx, key, offset)
     if not hits or any(s.kind != FUNCTION or not s.scope.complete for s in hits):
         return None
     if ctx.document.language.is_fortran:
