@@ -548,23 +548,27 @@ class _Builder:
         (`kind(gpu)`, `arch(...)`, a condition) may be called through it (`variants`), and the
         base stays called (a gpu variant is not selected on a host offload device). Every edge
         is set anew: after an edit, old edges may carry what a directive no longer says."""
-        table = self.variant_table() if self.ctx.directives_named("declare variant") else {}
+        called = {e.target for e in self.graph.edges if not e.host}
+        table = self.variant_table(called) if called and self.ctx.directives_named("declare variant") else {}
         if not table and not any(e.device_target or e.variants for e in self.graph.edges):
             return
+        texts: dict[int, str] = {}   # a selector's text, made once and only for a selected variant
         dispatch: list[Span] | None = None
         edges: list[Edge] = []
         moved = False
         for e in self.graph.edges:
             every, some = "", list[tuple[str, str]]()
-            for variant, selector, text, needs_dispatch in table.get(e.target, ()) if not e.host else ():
+            for variant, selector, needs_dispatch in table.get(e.target, ()) if not e.host else ():
                 if needs_dispatch and dispatch is None:
                     dispatch = self.dispatch_extents()
                 in_dispatch = needs_dispatch and any(lo <= e.span[0] < hi for lo, hi in dispatch or ())
                 selection = device_selection(selector, in_dispatch)
-                if selection == EVERY_DEVICE:
-                    every = variant   # (the last directive's, as before)
-                    some.append((variant, text))
-                elif selection == SOME_DEVICE and e.kind == CALL and not e.pointer:
+                if selection == EVERY_DEVICE or (selection == SOME_DEVICE and e.kind == CALL and not e.pointer):
+                    if selection == EVERY_DEVICE:
+                        every = variant   # (the last directive's, as before)
+                    text = texts.get(id(selector))
+                    if text is None:
+                        text = texts[id(selector)] = selector_text(selector)
                     some.append((variant, text))
             found = tuple(dict(some).items())
             if (every, found) != (e.device_target, e.variants):
@@ -573,16 +577,20 @@ class _Builder:
         if moved:
             self.graph.edges = edges
 
-    def variant_table(self) -> dict[str, list[tuple[str, EffectiveSelector, str, bool]]]:
-        """base key -> (variant key, selector, its text, whether it has a dispatch trait)."""
-        out: dict[str, list[tuple[str, EffectiveSelector, str, bool]]] = {}
+    def variant_table(self, called: set[str]) -> dict[str, list[tuple[str, EffectiveSelector, bool]]]:
+        """base key -> (variant key, selector, whether it has a dispatch trait), for the bases
+        in `called` (the targets of device edges: the others need no entry)."""
+        out: dict[str, list[tuple[str, EffectiveSelector, bool]]] = {}
         for base_symbol, variant_symbol, selector in self.variant_records():
-            base, variant = self.key(base_symbol), self.key(variant_symbol)
-            if base is None or variant is None or base == variant:
+            base = self.key(base_symbol)
+            if base is None or base not in called:
+                continue
+            variant = self.key(variant_symbol)
+            if variant is None or base == variant:
                 continue
             dispatch = any(s.name.lower() == "dispatch" for name, sels in selector.sets
                            if name.lower() == "construct" for s in sels)
-            out.setdefault(base, []).append((variant, selector, selector_text(selector), dispatch))
+            out.setdefault(base, []).append((variant, selector, dispatch))
         return out
 
 

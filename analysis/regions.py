@@ -340,6 +340,9 @@ class Regions:
         a return, a jump to a label outside it, a break/continue/EXIT/CYCLE of a loop or
         construct outside it. Empty where the source cannot tell (syntax errors, macros that
         may open a loop)."""
+        words = _F_BRANCH_WORDS if self.fortran else _C_BRANCH_WORDS
+        if not words.search(self.document.source, region.span[0], region.span[1]):
+            return []   # most regions hold no branch statement at all: no tree walk, no block reading
         found = self._fortran_branches(region) if self.fortran else self._c_branches(region)
         return [b for b in found if self.at(b.span[0]) is region]
 
@@ -571,6 +574,10 @@ _F_TYPE_SPEC = re.compile(rb"(?:integer|real|complex|logical|character|double\s*
                           rb"|(?:type|class|procedure)\s*\([^()]*\))(?:\s*\*\s*(?:\d+|\(\s*\*\s*\))|\s*\([^()]*\))?\s*")
 _F_LEADING_NAME = re.compile(rb"\s*([a-z_][a-z0-9_$]*)")
 
+
+# The words a branch statement starts with (a cheap test before reading a region's statements).
+_C_BRANCH_WORDS = re.compile(rb"\b(?:return|goto|break|continue|co_return)\b")
+_F_BRANCH_WORDS = re.compile(rb"(?i)\b(?:return|exit|cycle|go)\b|goto")
 
 # Fortran branches (OMP217), on a statement's lower-case text without its construct name.
 _F_CONSTRUCT_NAME = re.compile(rb"([a-z_]\w*)\s*:(?!:)\s*")
