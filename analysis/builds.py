@@ -10,7 +10,8 @@ a fragment included in a function body, that function), as clangd reads a header
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Set as AbstractSet
+from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 
 from .check import FileAnalysis, analyze
 from .compile_commands import CompileDatabase, CompileEntry

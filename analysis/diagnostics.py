@@ -6,9 +6,9 @@ output, severity overrides and the server all read it from here.
 from __future__ import annotations
 
 import enum
-from .records import dataclass, field
 from typing import Any
 
+from .records import dataclass, field
 from .syntax import Span
 
 
@@ -24,7 +24,7 @@ class Severity(enum.IntEnum):
         return self.name.lower()
 
     @classmethod
-    def parse(cls, text: str) -> "Severity":
+    def parse(cls, text: str) -> Severity:
         aliases = {"info": "information", "warn": "warning", "err": "error"}
         return cls[aliases.get(text.lower(), text.lower()).upper()]
 

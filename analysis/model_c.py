@@ -353,7 +353,7 @@ class _Builder:
         specs = self.specifiers(node)
         type_node = node.child_by_field_name("type")
         type_text = self.type_text(type_node)
-        template = template or scope.kind == "class" and bool(scope.symbol and scope.symbol.template)
+        template = template or (scope.kind == "class" and bool(scope.symbol and scope.symbol.template))
         for decl in node.children_by_field_name("declarator"):
             name_node, is_function, pointer, initialized, params = self.unwrap(decl)
             if name_node is None:
@@ -551,7 +551,7 @@ class _Builder:
                 name, name, FUNCTION, (node.start_byte, node.end_byte), (name_node.start_byte, name_node.end_byte),
                 scope, definition=True, specifiers=specs, params=self.lazy_parameters(params),
                 return_type=self.text(ty) if ty is not None else "",
-                template=template or scope.kind == "class" and bool(scope.symbol and scope.symbol.template),
+                template=template or (scope.kind == "class" and bool(scope.symbol and scope.symbol.template)),
                 linkage=self.linkage(node, scope, specs), qualified=qualified))
         scope.children.append(fscope)
         body = node.child_by_field_name("body")

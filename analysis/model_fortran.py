@@ -525,7 +525,7 @@ class _Builder:
     def run(self) -> FileModel:
         try:
             stmts = self.statements if self.statements is not None else statements(self.src, self.fixed)
-        except Exception:  # noqa: BLE001 - the scanner must not take the model down
+        except Exception:
             self.model.complete = False
             return self.model
         pending = 0
@@ -580,7 +580,7 @@ class _Builder:
                 else:
                     self.whole = True
                     self.piece(0, len(text))
-            except Exception:  # noqa: BLE001 - a statement the builder cannot read: skip it, trust less
+            except Exception:
                 self.model.complete = False
                 self.frames[-1].scope.complete = False
         for off in exec_directives[pending:]:
@@ -1231,7 +1231,7 @@ class _Builder:
     def equivalence(self, lo: int, hi: int) -> None:
         t = self.text
         span = self.piece_span(lo, hi)
-        for g_lo, g_hi in _split_top(t, lo + len(b"equivalence"), hi):
+        for g_lo, _g_hi in _split_top(t, lo + len(b"equivalence"), hi):
             k = _skip_ws(t, g_lo)
             if t[k:k + 1] != b"(":
                 continue
@@ -1513,7 +1513,7 @@ def build_fortran_model(document: Document, directives: list[Directive], structu
     builder = _Builder(document, directives, structure)
     try:
         return builder.run()
-    except Exception:  # noqa: BLE001 - a builder bug must not take the rules down
+    except Exception:
         builder.model.complete = False
         return builder.model
 

@@ -1,11 +1,10 @@
 """Analysis options shared by the CLI and the server (one schema)."""
 from __future__ import annotations
 
-from .records import dataclass, field
-
-from .diagnostics import CATALOGUE, Severity
 from .device_limits import UNSUPPORTED
+from .diagnostics import CATALOGUE, Severity
 from .directives.schema import VERSIONS
+from .records import dataclass, field
 
 PROPAGATION_MODES = ("spec", "flang")
 

@@ -272,7 +272,7 @@ def _error_outside(root, body: Span) -> bool:  # type: ignore[no-untyped-def]
     stack = [root]
     while stack:
         node = stack.pop()
-        if not node.has_error or (node.start_byte, node.end_byte) == body and node.type == "compound_statement":
+        if not node.has_error or ((node.start_byte, node.end_byte) == body and node.type == "compound_statement"):
             continue
         if node.is_error or node.is_missing:
             return True

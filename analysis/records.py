@@ -9,7 +9,9 @@
 """
 from __future__ import annotations
 
-from typing import Any, Callable, NamedTuple, TypeVar, dataclass_transform
+import inspect
+from collections.abc import Callable
+from typing import Any, NamedTuple, TypeVar, dataclass_transform
 
 T = TypeVar("T")
 
@@ -56,7 +58,7 @@ def _frozen_delattr(self: Any, name: str) -> None:
 
 
 def _build(cls: type, frozen: bool, eq: bool = True) -> type:
-    annotations = cls.__dict__.get("__annotations__", {})
+    annotations = inspect.get_annotations(cls)   # the class's own, as dataclasses reads them
     names = list(annotations)
     namespace: dict[str, Any] = {}
     params, body = ["self"], []
@@ -93,7 +95,7 @@ def _build(cls: type, frozen: bool, eq: bool = True) -> type:
         f"  return hash(({values}))",
     ])
     namespace["_FACTORY"] = _MISSING
-    exec(source, namespace)  # noqa: S102 - generated from the class's own field names
+    exec(source, namespace)
     cls.__init__ = namespace["__init__"]
     if "__repr__" not in cls.__dict__:  # a class's own __repr__ wins (e.g. to cut cycles)
         cls.__repr__ = namespace["__repr__"]

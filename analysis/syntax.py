@@ -61,7 +61,7 @@ _LANGUAGE_IDS: dict[str, Language] = {
 SOURCE_EXTENSIONS: frozenset[str] = frozenset(_EXTENSIONS)
 
 
-def language_for_path(path: "str | os.PathLike[str]") -> Language | None:
+def language_for_path(path: str | os.PathLike[str]) -> Language | None:
     """The language of a file by its extension, or None when it is not a source file."""
     suffix = os.path.splitext(os.fspath(path))[1]
     if suffix in _EXTENSIONS:
@@ -69,7 +69,7 @@ def language_for_path(path: "str | os.PathLike[str]") -> Language | None:
     return _EXTENSIONS.get(suffix.lower())
 
 
-def language_for_id(language_id: str, path: "str | os.PathLike[str] | None" = None) -> Language | None:
+def language_for_id(language_id: str, path: str | os.PathLike[str] | None = None) -> Language | None:
     """The language for an LSP language id; the generic "fortran" id decides the form by extension."""
     lang = _LANGUAGE_IDS.get(language_id.lower())
     if lang is not None:
@@ -80,10 +80,10 @@ def language_for_id(language_id: str, path: "str | os.PathLike[str] | None" = No
     return by_path
 
 
-_parsers: dict[Language, "tree_sitter.Parser"] = {}
+_parsers: dict[Language, tree_sitter.Parser] = {}
 
 
-def parser_for(language: Language) -> "tree_sitter.Parser | None":
+def parser_for(language: Language) -> tree_sitter.Parser | None:
     """A cached tree-sitter parser, or None for fixed-form Fortran (the grammar is free-form only)."""
     if language is Language.FORTRAN_FIXED:
         return None
@@ -290,7 +290,7 @@ class Document:
         self.stale_tree = False
         self.tree_source: bytes | None = None
 
-    def snapshot(self) -> "Document":
+    def snapshot(self) -> Document:
         """A copy that later edits of this document leave alone (an analysis keeps the text it read)."""
         copy = Document(self.source, self.language, self.version)
         copy.lines = self.lines
@@ -303,7 +303,7 @@ class Document:
         return self.source.decode("utf-8", "replace")
 
     @property
-    def tree(self) -> "tree_sitter.Tree | None":
+    def tree(self) -> tree_sitter.Tree | None:
         if self._tree is None:
             parser = parser_for(self.language)
             if parser is not None:
@@ -415,7 +415,7 @@ def _common_length(a: memoryview, b: memoryview) -> int:
     return lo
 
 
-def inside_comment_or_pragma(tree: "tree_sitter.Tree", start: int, end: int) -> bool:
+def inside_comment_or_pragma(tree: tree_sitter.Tree, start: int, end: int) -> bool:
     """The smallest node holding [start, end) is a comment or the text of a `#pragma` line."""
     node = tree.root_node.descendant_for_byte_range(start, end)
     if node is None:

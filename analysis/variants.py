@@ -336,7 +336,7 @@ class _Resolver:
             tables = out.__dict__["_tables"] = (
                 {d.raw.span[0]: i for i, d in enumerate(ctx.directives)},
                 {s.name_span[0]: s for s in self.model.symbols
-                 if s.kind == FUNCTION or s.kind in (VARIABLE, FIELD) and self.types.is_function(s)})
+                 if s.kind == FUNCTION or (s.kind in (VARIABLE, FIELD) and self.types.is_function(s))})
         self.starts, self.functions = tables
 
     def resolve(self, rec: VariantDirective) -> None:

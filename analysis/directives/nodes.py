@@ -55,7 +55,7 @@ class TraitProperty:
     text: str
     span: Span
     name: str | None = None                 # identifier properties (kind(gpu) -> "gpu")
-    args: list["TraitProperty"] = field(default_factory=list)  # nested: simd(simdlen(8)), extension(...)
+    args: list[TraitProperty] = field(default_factory=list)  # nested: simd(simdlen(8)), extension(...)
     is_string: bool = False
 
 

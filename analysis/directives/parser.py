@@ -1127,7 +1127,7 @@ class _Parse:
                 self.report("OMP004", f"expected {hint} between '{toks[j - 1].text}' and '{t.text}'",
                             self.span(j - 1, j + 1))
                 return
-            prev_operand = operand and depth == 0 or (t.kind == "punct" and t.text in closers and depth == 0)
+            prev_operand = (operand and depth == 0) or (t.kind == "punct" and t.text in closers and depth == 0)
 
     def _keyword_pair(self, j: int) -> bool:
         """C/C++ keywords that legitimately precede an operand (sizeof x, struct s)."""

@@ -9,12 +9,25 @@ must be treated as read-only.
 """
 from __future__ import annotations
 
-from ..records import fields
 from typing import Any
 
 from ..diagnostics import Finding, Fix, Related
-from .nodes import (LAZY_CLAUSE_FIELDS, LAZY_FIELDS, Clause, ContextSelector, Directive, Expr, InteropSpec, ListItem, Modifier,
-                    Subscript, TraitProperty, TraitSelector, TraitSet)
+from ..records import fields
+from .nodes import (
+    LAZY_CLAUSE_FIELDS,
+    LAZY_FIELDS,
+    Clause,
+    ContextSelector,
+    Directive,
+    Expr,
+    InteropSpec,
+    ListItem,
+    Modifier,
+    Subscript,
+    TraitProperty,
+    TraitSelector,
+    TraitSet,
+)
 from .source import RawDirective
 
 _NODE_TYPES = (Expr, Subscript, ListItem, Modifier, TraitProperty, TraitSelector, TraitSet, ContextSelector,

@@ -6,8 +6,9 @@ removed it (``last`` is the last version that still allows it).
 """
 from __future__ import annotations
 
-from ..records import dataclass, field
 from typing import Literal, Union
+
+from ..records import dataclass, field
 
 Version = int
 Since = Union[Version, "tuple[Version, Version]"]

@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from ..records import dataclass, field
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
+from ..records import dataclass, field
 from ..syntax import Language, Span
 
 if TYPE_CHECKING:
@@ -157,7 +157,7 @@ def _scan_c_pragma(src: bytes, sentinel: Span) -> RawDirective:
             j = i
             while j < n:
                 if src[j] == 0x0A:
-                    if j > 0 and src[j - 1] == 0x5C or (src[j - 1] == 0x0D and src[j - 2] == 0x5C):
+                    if (j > 0 and src[j - 1] == 0x5C) or (src[j - 1] == 0x0D and src[j - 2] == 0x5C):
                         j += 1
                         continue
                     break
@@ -245,7 +245,7 @@ def _may_be_disabled(src: bytes) -> bool:
     return any(_at_line_start(src, m.start()) for m in _DISABLED_IF.finditer(src))
 
 
-def _c_context(tree: "tree_sitter.Tree | None", offset: int, may_be_disabled: bool = True) -> str:
+def _c_context(tree: tree_sitter.Tree | None, offset: int, may_be_disabled: bool = True) -> str:
     """'skip' inside comments and literals, 'macro' inside a #define, else 'code'."""
     if tree is None:
         return "code"
@@ -266,7 +266,7 @@ def _c_context(tree: "tree_sitter.Tree | None", offset: int, may_be_disabled: bo
     return "code"
 
 
-def _disabled_branch(node: "tree_sitter.Node", child: "tree_sitter.Node") -> bool:
+def _disabled_branch(node: tree_sitter.Node, child: tree_sitter.Node) -> bool:
     """`#if 0` ... (the first branch) is never compiled."""
     condition = node.child_by_field_name("condition")
     alternative = node.child_by_field_name("alternative")
@@ -275,7 +275,7 @@ def _disabled_branch(node: "tree_sitter.Node", child: "tree_sitter.Node") -> boo
     return alternative is None or child.start_byte < alternative.start_byte
 
 
-def extract_c(src: bytes, tree: "tree_sitter.Tree | None") -> list[RawDirective]:
+def extract_c(src: bytes, tree: tree_sitter.Tree | None) -> list[RawDirective]:
     found: list[RawDirective] = []
     may_be_disabled = b"if" in src and _may_be_disabled(src)
     for m in _PRAGMA.finditer(src):
@@ -558,7 +558,7 @@ def extract_fixed(src: bytes) -> list[RawDirective]:
     return found
 
 
-def extract(src: bytes, language: Language, tree: "tree_sitter.Tree | None" = None) -> list[RawDirective]:
+def extract(src: bytes, language: Language, tree: tree_sitter.Tree | None = None) -> list[RawDirective]:
     """Every OpenMP directive of a source, in source order.
 
     A directive line's span ends at the end of its last line: the blanks (and a comment) after

@@ -9,17 +9,16 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from ..records import dataclass, deferred, field
 from typing import TYPE_CHECKING
 
 from ..diagnostics import Finding, Fix
+from ..records import dataclass, deferred, field
 from ..syntax import Document, Language, Span
 from .lexer import tokenize
 from .nodes import Directive
 from .tables import DIRECTIVES
 
 if TYPE_CHECKING:
-    import tree_sitter
 
     from .fortran_blocks import BlockEvent, Statement
 
@@ -218,7 +217,7 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
 _BLOCK_STATEMENT = re.compile(rb"\s*(?:[a-z_]\w*\s*:\s*)?block$")
 
 
-def _pair_fortran(directives: list[Directive], events: list["BlockEvent"], optional: set[int],
+def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optional: set[int],
                   out: Structure) -> list[Finding] | None:
     """Pair Fortran begin and end directives within Fortran blocks and program units.
     Returns None when the Fortran blocks themselves do not nest (the scanner is unsure)."""
@@ -298,7 +297,7 @@ def _last_fortran(stack: list[tuple], accept) -> int | None:
     return None
 
 
-def _do_loop_after(stmts: list["Statement"], starts: list[int], events: list["BlockEvent"],
+def _do_loop_after(stmts: list[Statement], starts: list[int], events: list[BlockEvent],
                    event_starts: list[int], p: int) -> Span | None:
     """The DO loop that follows a loop directive: from its DO statement to the END DO (or the
     labelled statement) that closes it, by the same Fortran scanner that pairs directives."""
@@ -357,4 +356,4 @@ def _defer_c_extents(doc: Document, directives: list[Directive], out: Structure)
     out.extents = extents  # type: ignore[assignment]
 
 
-__all__ = ["Structure", "analyse_structure", "c_structure_moved", "association", "is_delimited_declare_target"]
+__all__ = ["Structure", "analyse_structure", "association", "c_structure_moved", "is_delimited_declare_target"]

@@ -19,9 +19,9 @@ Notes for readers:
 """
 from __future__ import annotations
 
-from ..records import replace
-from typing import Callable
+from collections.abc import Callable
 
+from ..records import replace
 from .schema import ClauseSpec, DirectiveSpec
 
 # ---------------------------------------------------------------------------

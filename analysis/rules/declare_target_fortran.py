@@ -321,7 +321,7 @@ def common_or_equivalence_member(ctx: FileContext) -> Iterator[Finding]:
     """A variable in a common block or in an EQUIVALENCE statement; a blank common block."""
     if not _applies(ctx):
         return
-    for mark, _d, item, scope in _explicit_marks(ctx):
+    for mark, _d, item, _scope in _explicit_marks(ctx):
         if _is_blank_common(item):
             yield Finding("OMP161", "a blank common block cannot appear in a declare target directive: "
                           "give the common block a name and use /name/", item.span)
@@ -485,7 +485,7 @@ def interface_mismatch(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
         for sym in ctx.model.root.symbols:
             if sym.kind == FUNCTION and sym.definition:
                 definitions.setdefault(sym.bind_name or sym.key, []).append((path, ctx, sym))
-    for path, ctx, scope, mark in bodies:
+    for path, _ctx, scope, mark in bodies:
         iface = scope.symbol
         assert iface is not None
         found = [d for d in definitions.get(iface.bind_name or iface.key, []) if ws.same_program(path, d[0])]
@@ -644,7 +644,7 @@ def _c_declarations(c: FileContext, name: str, kind: str) -> tuple[list[Symbol],
     try:
         hits = [s for s in c.model.named(name) if s.kind == kind]
         return hits, bool(hits) and c.has_declare_target and any(c.binding.of(s) for s in hits)
-    except Exception:  # noqa: BLE001 - a C model that cannot answer leaves this rule silent
+    except Exception:
         return [], False
 
 

@@ -7,13 +7,12 @@ OMP001-OMP005, OMP009 and OMP011 come from the parser itself, as it reads each d
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable
-from typing import Iterator
+from collections.abc import Callable, Iterator
 
 from ..c_types import declarator_name
 from ..diagnostics import Finding, Fix, Related, Severity
-from ..directives.nodes import Directive, ListItem
 from ..directives.lexer import tokenize
+from ..directives.nodes import Directive, ListItem
 from ..directives.parser import allowed_in, name_in_lower_case, name_index, suggest
 from ..directives.structure import is_delimited_declare_target
 from ..model import FUNCTION, TYPE, VARIABLE, Symbol
@@ -289,7 +288,7 @@ def _simd_function(ctx: FileContext, d: Directive) -> Symbol | None:
         return None
     simd_starts = {x.raw.span[0] for _, x in ctx.directives_named("declare simd")}
     nxt = node.next_named_sibling
-    while nxt is not None and (nxt.type == "comment" or nxt.type == "preproc_call" and nxt.start_byte in simd_starts):
+    while nxt is not None and (nxt.type == "comment" or (nxt.type == "preproc_call" and nxt.start_byte in simd_starts)):
         nxt = nxt.next_named_sibling
     if nxt is None or nxt.has_error:
         return None
@@ -309,7 +308,7 @@ def _simd_function(ctx: FileContext, d: Directive) -> Symbol | None:
 def _fortran_aligned(ctx: FileContext, d: Directive) -> Callable[[ListItem], Finding | None] | None:
     """A judge of the items by the dummy arguments of the subprogram whose specification part
     holds the directive (when the directive names another procedure: not judged)."""
-    from ..model_fortran import declared_c_ptr   # a C check never loads the Fortran model
+    from ..model_fortran import declared_c_ptr  # a C check never loads the Fortran model
     model = ctx.model
     # (the scope's own completeness suffices: a dummy's type and attributes are declared there)
     scope = model.scope_at(d.span[0])

@@ -490,7 +490,7 @@ def _maps_members(ctx: FileContext, d: Directive) -> bool:
     """Whether a map clause's text may name a structure element (read before its list items,
     which most directives never need)."""
     source = ctx.document.source
-    return any(c.args_span is not None and any(m in source[c.args_span[0]:c.args_span[1]] for m in _MEMBER_MARKS)
+    return any((c.args_span is not None and any(m in source[c.args_span[0]:c.args_span[1]] for m in _MEMBER_MARKS))
                or b"->" in source[c.span[0]:c.span[1]]
                for c in d.clauses_named("map"))
 

@@ -43,7 +43,7 @@ def entry_environment(entry: CompileEntry) -> Environment:
 def command_language(arguments: Sequence[str]) -> Language | None:
     """The language `-x` makes the command compile its file as (the last one), else None."""
     found = None
-    for option, value in option_values(arguments[1:], ("-x",)):
+    for _option, value in option_values(arguments[1:], ("-x",)):
         found = _LANGUAGES.get(value, found)
     return found
 

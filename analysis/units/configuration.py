@@ -165,7 +165,7 @@ def masked(source: bytes, configuration: Configuration) -> bytes:
 
 class _Frame:
     """An open `#if` group."""
-    __slots__ = ("outer", "taken", "active", "branch_line", "keyword", "condition", "unknown", "conditions")
+    __slots__ = ("active", "branch_line", "condition", "conditions", "keyword", "outer", "taken", "unknown")
 
     def __init__(self, outer: bool) -> None:
         self.outer = outer          # the text around the group is compiled
@@ -435,7 +435,7 @@ def _guarded(branch: Branch, count: int, chain: list[tuple[str, str, bool]], wal
     when its conditions name no macro of the user's (`#if 0`, the compiler's own macros such as
     `_OPENMP`: no macro to give would enable it)."""
     names: dict[str, None] = {}
-    for kw, condition, _ in chain:
+    for _kw, condition, _ in chain:
         for t in tokenize(condition):
             if t.kind == IDENT and t.text != "defined" and not _RESERVED.match(t.text):
                 names[t.text] = None

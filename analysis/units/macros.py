@@ -33,7 +33,7 @@ class ExpansionError(Exception):
 
 class Token:
     """One pp-token. `hide`: the macros whose expansion made it (not expanded again)."""
-    __slots__ = ("kind", "text", "hide", "space", "param")
+    __slots__ = ("hide", "kind", "param", "space", "text")
 
     def __init__(self, kind: str, text: str, hide: frozenset[str] = frozenset(), space: bool = False,
                  param: int = -1) -> None:
