@@ -49,6 +49,7 @@ lint: venv
 	  for d in analysis server codegen; do ln -s ../../../$$d $(TYPECHECK)/omp_lsp/$$d; done
 	$(BIN)/ruff check src analysis server codegen
 	cd $(TYPECHECK) && ../../$(BIN)/mypy --config-file ../../pyproject.toml --cache-dir ../mypy_cache -p omp_lsp
+	cd $(TYPECHECK) && PYTHONPATH=. ../../$(BIN)/lint-imports --config ../../pyproject.toml --no-cache
 
 .PHONY: apt-python-venv
 apt-python-venv:
