@@ -15,7 +15,7 @@ all: test
 demo: venv toolchains extension check-examples
 
 # Second README command: install everything, then run every test (the real-editor ones included).
-test: venv toolchains extension e2e-tools
+test: venv toolchains extension e2e-tools lint
 	@set +e; $(BIN)/python -m pytest $(PYTEST_ARGS); rc=$$?; \
 	if [ $$rc -eq 5 ]; then echo "pytest collected no tests: failing" >&2; exit 1; fi; exit $$rc
 

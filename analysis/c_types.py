@@ -564,8 +564,8 @@ class TypeReader:
         while parent is not None and parent.type in ("qualified_identifier", "template_function"):
             parent = parent.parent
         return parent is not None and parent.type == "function_declarator" and \
-            parent.child_by_field_name("declarator") is not None and \
-            parent.child_by_field_name("declarator").end_byte >= symbol.name_span[1]
+            (declarator := parent.child_by_field_name("declarator")) is not None and \
+            declarator.end_byte >= symbol.name_span[1]
 
     def member(self, symbol: Symbol) -> str | None:
         """The class of a non-static member function, "" for a free or static function, None: unknown."""

@@ -342,6 +342,7 @@ def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, be
         graph.roots = old.roots
     # read as a graph built afresh reads it: the body unread before its references are
     fresh = builder.reference_edges(body)
+    assert old.parts is not None   # (graph_after_edit checked it)
     a, b = old.parts
     spliced: list[list[Edge]] = []
     for part, new in zip((old.edges[:a], old.edges[a:b]), fresh):
@@ -374,7 +375,8 @@ def _graph_after_statement_read_again(ctx: FileContext, path: str, old: FileGrap
         if graph.roots != old.roots:
             return None
         graph.roots = old.roots
-    a, b = old.parts  # type: ignore[misc]
+    assert old.parts is not None   # (graph_after_edit checked it)
+    a, b = old.parts
     spliced: list[list[Edge]] = []
     for part, new in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges(refs, unresolved)):
         at = bisect_left(part, before[0], key=lambda e: e.span[0])
@@ -805,7 +807,7 @@ class _CBuilder(_Builder):
         model = self.model
         names = {s.name.encode() for s in [*model.symbols, *model.locals]
                  if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)}
-        uses: list[tuple[object, bytes, int]] = []
+        uses: list[tuple[tree_sitter.Node, bytes, int]] = []
         shadowed: set[tuple[int, bytes]] = set()   # (function scope, name) declared inside it
         for ident in _identifiers(self.ctx.document.language, tree.root_node, within):
             start, end = ident.start_byte, ident.end_byte
@@ -825,7 +827,7 @@ class _CBuilder(_Builder):
                 # (a name the file does not declare at file scope may be a local: a lambda called
                 # `set(i)` is no call of another file's function; as when every body is read)
                 scope = model.scope_at(start)
-            parent = ident.parent  # type: ignore[attr-defined]
+            parent = ident.parent
             call_node = parent.parent if parent is not None and parent.type == "qualified_identifier" else parent
             call = call_node is not None and call_node.type == "call_expression" and \
                 call_node.child_by_field_name("function") in (ident, parent)
@@ -973,8 +975,8 @@ class _FortranBuilder(_Builder):
         for scope in self.programs():
             graph.has_main = True
             if scope.symbol is not None:
-                key = self.unit_keys[id(scope)][0]
-                graph.declared.append(Declared(key, scope.name, PROGRAM_ENTITY, scope.symbol, True))
+                unit_key = self.unit_keys[id(scope)][0]
+                graph.declared.append(Declared(unit_key, scope.name, PROGRAM_ENTITY, scope.symbol, True))
         for s in self.model.symbols:
             key = self.key(s)
             if key is None:

@@ -18,6 +18,7 @@ from .model import FUNCTION, VARIABLE
 from .records import dataclass
 
 if TYPE_CHECKING:
+    from .directives.schema import Since
     from .rules import FileContext
 
 DIRECTIVE = "directive"
@@ -85,13 +86,13 @@ def directive_context(source: bytes, offset: int, fortran: bool) -> Context | No
             text = text.rstrip()
             text = text[:-1] if text.endswith((b"\\", b"&")) else text
         parts.append(text.decode("utf-8", "replace") + " ")
-    text = "".join(parts)[:-1]
-    if fortran and "!" in text.split("(")[0]:
+    joined = "".join(parts)[:-1]
+    if fortran and "!" in joined.split("(")[0]:
         return None   # in a trailing comment
-    m = re.search(r"[A-Za-z_]\w*$", text)
-    prefix = m.group(0) if m else ""
+    word = re.search(r"[A-Za-z_]\w*$", joined)
+    prefix = word.group(0) if word else ""
     last_start = lines[-1][0] + (head.end() if len(lines) == 1 else 0)
-    return Context(text, last_start, prefix)
+    return Context(joined, last_start, prefix)
 
 
 def complete(ctx: FileContext, offset: int) -> list[Item]:
@@ -160,8 +161,8 @@ def _name_items(words: list[str], prefix: str, version: int, fortran: bool, offs
     return out
 
 
-def _first(since: object) -> int:
-    return since[0] if isinstance(since, tuple) else since  # type: ignore[index, return-value]
+def _first(since: Since) -> int:
+    return since[0] if isinstance(since, tuple) else since
 
 
 def _clause_argument_items(ctx: FileContext, clause: str, inner: str, offset: int) -> list[Item]:

@@ -19,7 +19,7 @@ whether text typed there belongs to it is not known, so such an edit is not iner
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from .check import defined_macros, macro_definitions
 from .diagnostics import Finding
@@ -239,7 +239,7 @@ def _span_matches(old: Span, new: Span, edit: ByteEdit) -> bool:
     return _point_matches(old[0], new[0], edit, _start_to_new) and _point_matches(old[1], new[1], edit, _end_to_new)
 
 
-def _point_matches(old: int, new: int, edit: ByteEdit, move) -> bool:  # type: ignore[no-untyped-def]
+def _point_matches(old: int, new: int, edit: ByteEdit, move: Callable[[ByteEdit, int], int]) -> bool:
     if edit.start <= old <= edit.old_end:
         return edit.start <= new <= edit.new_end
     return move(edit, old) == new

@@ -17,6 +17,8 @@ from .records import dataclass, deferred, field
 from .syntax import Language, Span
 
 if TYPE_CHECKING:
+    import tree_sitter
+
     from .directives.fortran_blocks import Statement
     from .directives.nodes import Directive
     from .directives.structure import Structure
@@ -215,7 +217,7 @@ class FileModel:
         self.use_finder: Callable[[Symbol, Span], Span | None] | None = None
         # (document, function scope, its tree node) -> None: a builder that reads bodies when
         # asked (C/C++) reads one again
-        self.body_reader: Callable[[Document, Scope, object], None] | None = None
+        self.body_reader: Callable[[Document, Scope, tree_sitter.Node], None] | None = None
         # Fortran (statement_edit): (old statement, new statement) -> None, or a function that
         # takes the new one in place of the old (given the new source) and returns its references
         # and unresolved names: a builder that can read one execution-part statement again
@@ -253,6 +255,11 @@ class FileModel:
             self._references = builder()
         return self._references
 
+    @references.setter
+    def references(self, value: list[Reference]) -> None:
+        self.reference_builder = None
+        self._references = value
+
     def references_named(self, keep: Callable[[str], bool]) -> list[Reference]:
         """The references whose key `keep` accepts, plus every call (and, in Fortran, names other
         files may define): cheaper than `references` while those are not built, not cached."""
@@ -260,11 +267,6 @@ class FileModel:
             return self.references
         _note(self.root, None)   # every body
         return self.filtered_builder(keep)
-
-    @references.setter
-    def references(self, value: list[Reference]) -> None:
-        self.reference_builder = None
-        self._references = value
 
     # -- lookups ---------------------------------------------------------------------------
     def every_symbol(self) -> list[Symbol]:
@@ -360,7 +362,7 @@ class FileModel:
                 return inner if inner is not None and inner.span == function else None
             scope = inner
 
-    def refresh_body(self, document: Document, function: Span, node: object) -> bool:
+    def refresh_body(self, document: Document, function: Span, node: tree_sitter.Node) -> bool:
         """Forget what was read of the body of the function defined at `function` and read it
         from `node` (that definition in `document`, whose text differs only inside the body, and
         which may end elsewhere on its last line) when someone looks inside again. False when the builder cannot (the model is then not
@@ -368,7 +370,7 @@ class FileModel:
         inner = self._function_scope(function)
         if inner is None or self.body_reader is None:
             return False
-        extent = (node.start_byte, node.end_byte)  # type: ignore[attr-defined]
+        extent = (node.start_byte, node.end_byte)
         if inner.symbol is not None and inner.symbol.span == inner.span:
             inner.symbol.span = extent   # (the edit may have moved the end on its line)
         inner.span = extent

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import partial
 from typing import TYPE_CHECKING
 
 from .model import (
@@ -243,7 +244,7 @@ class _Builder:
             self.model.lambdas.append(self.lambda_(lam, lscope))
             body = lam.child_by_field_name("body")
             if body is not None:
-                defer(lscope, lambda body=body, lscope=lscope: self.body(body, lscope))
+                defer(lscope, partial(self.body, body, lscope))
 
     # -- function bodies: read when someone looks inside (model.expand / scope_at) ---------
     def body(self, body: tree_sitter.Node | None, fscope: Scope, params: tree_sitter.Node | None = None) -> None:
@@ -363,7 +364,8 @@ class _Builder:
             name_span = (name_node.start_byte, name_node.end_byte)
             if is_function:
                 self.add(scope, Symbol(name, name, FUNCTION, span, name_span, scope, definition=False,
-                                       specifiers=specs, params=self.lazy_parameters(params), return_type=type_text, template=template,
+                                       specifiers=specs, params=self.lazy_parameters(params),  # type: ignore[arg-type]  # deferred field: takes a function (records.deferred)
+                                       return_type=type_text, template=template,
                                        linkage=self.linkage(node, scope, specs), qualified=qualified))
                 continue
             if field and "static" not in specs:
@@ -549,7 +551,8 @@ class _Builder:
             ty = node.child_by_field_name("type")
             fscope.symbol = self.add(scope, Symbol(
                 name, name, FUNCTION, (node.start_byte, node.end_byte), (name_node.start_byte, name_node.end_byte),
-                scope, definition=True, specifiers=specs, params=self.lazy_parameters(params),
+                scope, definition=True, specifiers=specs,
+                params=self.lazy_parameters(params),  # type: ignore[arg-type]  # deferred field: takes a function (records.deferred)
                 return_type=self.text(ty) if ty is not None else "",
                 template=template or (scope.kind == "class" and bool(scope.symbol and scope.symbol.template)),
                 linkage=self.linkage(node, scope, specs), qualified=qualified))
@@ -567,7 +570,7 @@ class _Builder:
             self.add(fscope, Symbol(pname, pname, VARIABLE, pdecl, pspan, fscope, definition=True, storage=AUTOMATIC,
                                     specifiers=_PARAMETER))
 
-    def lazy_parameters(self, plist: tree_sitter.Node | None) -> object:
+    def lazy_parameters(self, plist: tree_sitter.Node | None) -> Callable[[], tuple[tuple[str, str], ...]] | tuple[()]:
         return (lambda: self.parameters(plist)) if plist is not None else ()
 
     def parameter_names(self, plist: tree_sitter.Node | None) -> Iterator[tuple[str, Span, Span]]:
@@ -633,6 +636,7 @@ class _Builder:
         if tree is None:
             return iter(())
         node = tree.root_node.descendant_for_byte_range(span[0], span[1])
+        assert node is not None   # (a span of the file: inside the root)
         return self.references_in(node, None)
 
     def references_in(self, node: tree_sitter.Node, scope: Scope | None) -> Iterator[Reference]:

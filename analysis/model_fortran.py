@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING
 
 from .directives.fortran_blocks import Statement, fixed_comment_line, statements
@@ -906,7 +906,7 @@ class _Builder:
                 self.close(self.piece_span(lo, hi)[1])
                 return True
             return False  # end do, end if, endfile ...: executable
-        want = _END_WANT.get(word or b"", None)
+        want: Collection[str] | None = _END_WANT.get(word or b"", None)
         if word is not None and word.startswith(b"block"):
             want = ("block data",)
         if want == ():

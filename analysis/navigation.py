@@ -147,8 +147,8 @@ def outline(ctx: FileContext) -> list[Outline]:
             items = [*(d.argument or ()), *(item for c in d.clauses for item in c.items)]
             children = [Outline(item.name, "declare target item", item.span, item.name_span or item.span)
                         for item in items if item.name is not None]
-            end = ctx.structure.pairs.get(i)
-            span = (d.span[0], ctx.directives[end].span[1]) if end is not None else d.span
+            end_directive = ctx.structure.pairs.get(i)
+            span = (d.span[0], ctx.directives[end_directive].span[1]) if end_directive is not None else d.span
             title = ", ".join(c.name for c in children) if children else f"line {line}"
             out.append(Outline(f"{d.name} {title}", "declare target", span, d.name_span, children))
         elif d.name in ("declare variant", "begin declare variant"):

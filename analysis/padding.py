@@ -26,7 +26,8 @@ _LINE_END = re.compile(rb"\\?\r?\n")
 class Typed(NamedTuple):
     """An edit on one line of a padded text (`Padding.typed`)."""
     source: bytes      # the padded text after it
-    index: int         # the line's pad (`Padding.consumed(index, delta)` is the padding then)
+    index: int  # type: ignore[assignment]  # a field shadowing tuple.index, which NamedTuple allows
+    # (`index`: the line's pad; `Padding.consumed(index, delta)` is the padding then)
     delta: int         # bytes the text before the pad grew by
     line: int          # where the edited line starts
     line_end: int      # where its pad started: the line's text ends there (plus `delta` after)

@@ -42,6 +42,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
+from typing import TYPE_CHECKING
 
 from .check import AnalysisTrace, FileAnalysis, conclude
 from .construct_edit import EXTENDED, rules_inside
@@ -52,6 +53,9 @@ from .records import replace
 from .rules import FileContext
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 from .units.edits import touches_configuration
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 _FUNCTION = "function_definition"
 # Words of declarations that make an entity of the program (static locals, extern declarations):
@@ -144,7 +148,7 @@ _NOT_KEPT = frozenset({"_c_types", "_file_graph", "_file_graph_base", "_device_g
                        "_owner", "_expand_first", "_read_again"})
 
 
-def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span, node: object,
+def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span, node: tree_sitter.Node,
           edit: LineEdit, within: list[int]) -> FileAnalysis | None:
     """The analysis after an edit inside a function body that left everything outside it in
     place but the function's end (`function`: its old extent): the old findings and structures
@@ -155,7 +159,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     assert trace is not None
     if ctx._model is not None and not ctx._model.reads_bodies_again(function):
         return None
-    new_end = node.end_byte  # type: ignore[attr-defined]
+    new_end = node.end_byte
     structure, findings = old.structure, old.findings
     if new_end != function[1] or within:
         try:
@@ -184,7 +188,8 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in not_kept]:
         context.__dict__[key] = ctx.give_up(key)
     # the call graph reads that body again and keeps the rest (call_graph.graph_after_edit)
-    body = node.child_by_field_name("body")  # type: ignore[attr-defined]
+    body = node.child_by_field_name("body")
+    assert body is not None   # (_outermost_function found it)
     inside = (body.start_byte + 1, body.end_byte - 1)
     context.__dict__["_read_again"] = (ctx, (inside[0], inside[1] - (new_end - function[1])), inside,
                                        (function[0], new_end), node)
@@ -205,7 +210,7 @@ def _preprocessor(src: bytes, line: int) -> bool:
     return first == b"#" or before.endswith(b"\\")
 
 
-def _unchanged_outside(old: Document, new: Document, edit: LineEdit):  # type: ignore[no-untyped-def]
+def _unchanged_outside(old: Document, new: Document, edit: LineEdit) -> tuple[Span, Span, tree_sitter.Node] | None:
     """The old extent of the outermost function whose body holds the edit in both trees, the old
     span of its body (braces included) and its new tree node, when the trees are the same
     outside that body (moved); else None."""
@@ -223,7 +228,8 @@ def _unchanged_outside(old: Document, new: Document, edit: LineEdit):  # type: i
     assert body_a is not None and body_b is not None
     if (body_a.start_byte, edit.offset(body_a.end_byte, False)) != (body_b.start_byte, body_b.end_byte):
         return None
-    x, y = a, b
+    x: tree_sitter.Node | None = a
+    y: tree_sitter.Node | None = b
     while x is not None and y is not None:   # the function and its ancestors: the same, moved
         if x.type != y.type or x.start_byte != y.start_byte or edit.offset(x.end_byte, False) != y.end_byte \
                 or x.child_count != y.child_count:
@@ -237,7 +243,7 @@ def _unchanged_outside(old: Document, new: Document, edit: LineEdit):  # type: i
     return (a.start_byte, a.end_byte), body, b
 
 
-def _nested_definition(function) -> bool:  # type: ignore[no-untyped-def]
+def _nested_definition(function: tree_sitter.Node) -> bool:
     """Whether a function with a syntax error in its body has a definition inside it."""
     if not function.has_error:
         return False
@@ -251,7 +257,7 @@ def _nested_definition(function) -> bool:  # type: ignore[no-untyped-def]
     return False
 
 
-def _outermost_function(root, start: int, end: int):  # type: ignore[no-untyped-def]
+def _outermost_function(root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:
     """The outermost function definition whose body's braces hold [start, end) strictly inside."""
     node = root.descendant_for_byte_range(start, max(start, end - 1))
     found = None
@@ -267,7 +273,7 @@ def _outermost_function(root, start: int, end: int):  # type: ignore[no-untyped-
     return found
 
 
-def _error_outside(root, body: Span) -> bool:  # type: ignore[no-untyped-def]
+def _error_outside(root: tree_sitter.Node, body: Span) -> bool:
     """Whether the tree has a syntax error (or missing node) outside `body`."""
     stack = [root]
     while stack:
@@ -351,7 +357,7 @@ def _declaring(document: Document, body: Span) -> list[tuple[str, bytes]]:
     return out
 
 
-def _declares(node) -> bool:  # type: ignore[no-untyped-def]
+def _declares(node: tree_sitter.Node) -> bool:
     stack = list(node.children)
     while stack:
         n = stack.pop()

@@ -186,8 +186,9 @@ class DeviceGraph:
         self._partitioned = True                               # `programs` is that of `_facts`
         self._in_build: Callable[[str], bool] | None = None
         self._pending: dict[str, None] = {}                     # files read, not yet installed
-        self._scoped_cache: dict[str, tuple] = {}               # path -> (raw, scope, unit, headers, graph)
-        self._names_cache: dict[str, tuple] = {}                # path -> (raw, scope, name -> keys)
+        # path -> (raw, scope, unit, headers, graph)
+        self._scoped_cache: dict[str, tuple[FileGraph, str, tuple[str, ...], tuple[FileGraph | None, ...], FileGraph]] = {}
+        self._names_cache: dict[str, tuple[FileGraph, str, dict[str, list[str]]]] = {}  # path -> (raw, scope, name -> keys)
         self._resolved: dict[str, list[Edge]] = {}              # path -> edges with targets resolved
         self._pairs: dict[str, Counter[tuple[str, str, str]]] = {}   # path -> propagating (source, target, tag)
         self.succ: dict[str, Counter[str]] = {}                 # WRITTEN and THROUGH pairs (the spec's graph)
@@ -288,10 +289,10 @@ class DeviceGraph:
         headers = tuple(self._raw.get(h) for h in unit)
         kept = self._scoped_cache.get(path)
         same = kept is not None and kept[1] == scope and kept[2] == unit and all(a is b for a, b in zip(kept[3], headers))
-        if same and kept[0] is raw:
+        if kept is not None and same and kept[0] is raw:
             return kept[4]
         names = [self._declared_names(h) for h in unit]
-        found = scoped_graph(raw, scope, names, (kept[0], kept[4]) if same else None)
+        found = scoped_graph(raw, scope, names, (kept[0], kept[4]) if kept is not None and same else None)
         self._scoped_cache[path] = (raw, scope, unit, headers, found)
         return found
 
@@ -323,8 +324,8 @@ class DeviceGraph:
             return
         self.generation += 1
         # Only marks and roots that differ between the old and new graph are re-derived.
-        changed = _marks(old) ^ _marks(new)
-        changed = {key for key, _ in changed} | ({r.key for r in old.roots} if old else set()) ^ \
+        changed_marks = _marks(old) ^ _marks(new)
+        changed = {key for key, _ in changed_marks} | ({r.key for r in old.roots} if old else set()) ^ \
             ({r.key for r in new.roots} if new else set())
         gone: set[str] = set()
         born: set[str] = set()
@@ -507,7 +508,7 @@ class DeviceGraph:
 
     def written_callees(self, key: str) -> Iterator[str]:
         """What the unit references as written (flang's view: no declare variant replaces a call)."""
-        through = self.through.get(key, {})
+        through: dict[str, int] = self.through.get(key, {})
         yield from (v for v, n in self.succ.get(key, {}).items() if n > through.get(v, 0))
         yield from self.base_calls.get(key, ())
 
@@ -549,7 +550,7 @@ class DeviceGraph:
         # 1. what lost its reason: targets of removed tree edges, changed marks and roots, and below
         invalid = set(changed)
         for u, v in removed:
-            if self.parent.get(v) == u and not self.pred.get(v, {}).get(u):
+            if self.parent.get(v) == u and not self.pred.get(v, Counter()).get(u):
                 invalid.add(v)
         subtree: set[str] = set()
         stack = [k for k in invalid if k in self.dist or k in changed]
@@ -786,7 +787,7 @@ def _marks_by_key(graph: FileGraph) -> dict[str, list[MarkFact]]:
     return out
 
 
-def _marks(graph: FileGraph | None) -> set[tuple[str, tuple]]:
+def _marks(graph: FileGraph | None) -> set[tuple[str, tuple[str, bool, bool, str]]]:
     if graph is None:
         return set()
     return {(m.key, (m.device_type, m.link, m.indirect, m.how)) for m in graph.marks}

@@ -38,8 +38,9 @@ class Field(NamedTuple):
 
 
 def fields(cls_or_record: Any) -> tuple[Field, ...]:
-    cls = cls_or_record if isinstance(cls_or_record, type) else type(cls_or_record)
-    return cls.__record_fields__
+    cls: Any = cls_or_record if isinstance(cls_or_record, type) else type(cls_or_record)
+    record_fields: tuple[Field, ...] = cls.__record_fields__  # set by _build
+    return record_fields
 
 
 def replace(record: T, **changes: Any) -> T:
@@ -96,17 +97,19 @@ def _build(cls: type, frozen: bool, eq: bool = True) -> type:
     ])
     namespace["_FACTORY"] = _MISSING
     exec(source, namespace)
-    cls.__init__ = namespace["__init__"]
+    # the class seen as Any: its methods are replaced by generated ones the static types cannot see
+    target: Any = cls
+    target.__init__ = namespace["__init__"]
     if "__repr__" not in cls.__dict__:  # a class's own __repr__ wins (e.g. to cut cycles)
-        cls.__repr__ = namespace["__repr__"]
+        target.__repr__ = namespace["__repr__"]
     if eq:  # eq=False keeps identity semantics (records that point at each other)
-        cls.__eq__ = namespace["__eq__"]
+        target.__eq__ = namespace["__eq__"]
         # mutable records are not hashable, as with dataclasses
-        cls.__hash__ = namespace["__hash__"] if frozen else None
+        target.__hash__ = namespace["__hash__"] if frozen else None
     if frozen:
-        cls.__setattr__ = _frozen_setattr
-        cls.__delattr__ = _frozen_delattr
-    cls.__record_fields__ = tuple(Field(n, str(annotations[n])) for n in names)
+        target.__setattr__ = _frozen_setattr
+        target.__delattr__ = _frozen_delattr
+    target.__record_fields__ = tuple(Field(n, str(annotations[n])) for n in names)
     return cls
 
 

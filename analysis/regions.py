@@ -437,7 +437,7 @@ class Regions:
         if teams_span is None:
             return None
         if self.fortran:
-            outside = self._fortran_outside(region.span, teams_span, inside)
+            outside: list[tuple[int, int]] | None = self._fortran_outside(region.span, teams_span, inside)
         else:
             if any(self.directives[j].raw.in_macro or self.directives[j].raw.form != "pragma" for j in inside):
                 return None  # the tree does not show these as pragma lines

@@ -75,9 +75,9 @@ def _clause(c: Clause) -> Iterator[tuple[Span, str]]:
     yield c.name_span, CLAUSE
     for m in c.modifiers:
         yield _word(m.span, m.name), MODIFIER
-    for m in (c.keyword, c.category):
-        if m is not None:
-            yield m.span, VALUE
+    for value in (c.keyword, c.category):
+        if value is not None:
+            yield value.span, VALUE
     for item in c.items:
         if item.name_span is not None:
             yield item.name_span, VARIABLE

@@ -76,7 +76,9 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         return None
     stmts, i, new = found
     st = stmts[i]
-    take = model.statement_reader(st, new) if model is not None else None
+    reader = model.statement_reader if model is not None else None
+    assert model is None or reader is not None  # (a model without a reader returned above)
+    take = reader(st, new) if reader is not None else None
     within = _constructs_holding(old, model, stmts, i)
     if (model is not None and take is None) or block_events([st]) != block_events([new]) or within is None \
             or _spells(trace.words, src[line:pad_start], new_src[line:pad_start + delta]):

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from .c_types import (
@@ -308,9 +309,9 @@ def _regions(ctx: FileContext, out: Variants) -> None:
     for s in ctx.model.symbols:
         if s.kind != FUNCTION or not s.definition or s.scope.kind not in ("file", "namespace"):
             continue
-        region = out.region_of(s.name_span[0])
-        if region is not None:
-            region.functions.append(s)
+        holder = out.region_of(s.name_span[0])
+        if holder is not None:
+            holder.functions.append(s)
 
 
 _PRAGMA_NODE = "preproc_call"
@@ -337,6 +338,8 @@ class _Resolver:
                 {d.raw.span[0]: i for i, d in enumerate(ctx.directives)},
                 {s.name_span[0]: s for s in self.model.symbols
                  if s.kind == FUNCTION or (s.kind in (VARIABLE, FIELD) and self.types.is_function(s))})
+        self.starts: dict[int, int]
+        self.functions: dict[int, Symbol]
         self.starts, self.functions = tables
 
     def resolve(self, rec: VariantDirective) -> None:
@@ -401,17 +404,18 @@ class _Resolver:
         if node.has_error or t in _UNCERTAIN:
             return
         rec.following = (node.start_byte, node.end_byte)
+        candidates: Sequence[tree_sitter.Node | None]
         if t == "function_definition":
-            decls = [node.child_by_field_name("declarator")]
+            candidates = [node.child_by_field_name("declarator")]
         elif t in ("declaration", "field_declaration"):
-            decls = node.children_by_field_name("declarator")
+            candidates = node.children_by_field_name("declarator")
         elif t in ("type_definition", "struct_specifier", "class_specifier", "union_specifier", "enum_specifier",
                    "alias_declaration", "namespace_definition", "static_assert_declaration"):
             rec.placement = NOT_A_FUNCTION
             return
         else:
             return
-        decls = [x for x in decls if x is not None]
+        decls = [x for x in candidates if x is not None]
         if not decls:
             rec.placement = NOT_A_FUNCTION
             return

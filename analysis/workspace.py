@@ -10,7 +10,7 @@ from .check import FileAnalysis, Succession, finish
 from .compile_commands import CompileDatabase
 from .directives.nodes import STRUCTURES, renamed
 from .options import Options
-from .propagation import DeviceGraph, DeviceRow
+from .propagation import DeviceGraph, DeviceRow, FileGraph
 from .records import dataclass, replace
 from .rules import (
     WORKSPACE_GRAPH,
@@ -45,7 +45,7 @@ class CrossFileTrace:
     options: Options
     database: CompileDatabase | None
     graph: DeviceGraph | None
-    facts: dict[str, object]              # path -> the file's facts in the device graph (identity)
+    facts: dict[str, FileGraph]           # path -> the file's facts in the device graph (identity)
     contexts: dict[str, FileContext]
     rules: dict[Rule, WorkspaceRuleTrace]
     traced: bool = True                   # the rules' reads were recorded (else nothing can be kept)

@@ -194,7 +194,7 @@ def compiler_diagnostics(output: bytes, source: str, folder: str = "", flags: Se
     relative path it prints is relative to)."""
     # (the folders of -I and -iquote; -isystem ones are the system's)
     project = [Path(source).parent, *(Path(d).resolve() for d in include_dirs(flags, folder or ".", ("-iquote", "-I")))]
-    out = []
+    out: list[dict[str, Any]] = []
     for m in _MESSAGE.finditer(output.decode("utf-8", "replace")):
         path = Path(folder, m.group("file")).resolve()
         if path != Path(source) and not (path.is_file() and any(path.is_relative_to(p) for p in project)):

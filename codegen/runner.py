@@ -72,9 +72,9 @@ def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, 
     for reader in readers:
         reader.thread.join()
     seconds = time.perf_counter() - start
-    out, err = readers
-    return Process(tuple(command), None if timed_out or cancelled else proc.returncode, out.data(), err.data(),
-                   seconds, timed_out, out.dropped or err.dropped, "cancelled" if cancelled else "")
+    out, errors = readers
+    return Process(tuple(command), None if timed_out or cancelled else proc.returncode, out.data(), errors.data(),
+                   seconds, timed_out, out.dropped or errors.dropped, "cancelled" if cancelled else "")
 
 
 class _Ended:

@@ -15,10 +15,11 @@ only).
 from __future__ import annotations
 
 import asyncio
+import enum
 import gc
 import logging
 from collections.abc import Callable, Generator
-from typing import Any, TypeVar
+from typing import Any, Final, TypeVar
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
@@ -54,7 +55,11 @@ MAX_UNCOLLECTED = 32
 T = TypeVar("T")
 
 
-_FAILED = object()     # an analysis that raised
+class _Failed(enum.Enum):
+    FAILED = enum.auto()
+
+
+_FAILED: Final = _Failed.FAILED     # an analysis that raised
 
 
 class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
@@ -247,7 +252,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
                 self.compute_results()
             self.publish_all(state.uri)
 
-    async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | object | None:
+    async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | _Failed | None:
         """Run analysis steps, serving other messages between them: the result, None when it is no
         longer `wanted`, `_FAILED` when the analysis raised (a bug, logged)."""
         try:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from omp_lsp.analysis.builds import Build, header_context
 from omp_lsp.analysis.check import FileAnalysis
@@ -18,7 +18,15 @@ from omp_lsp.analysis.units.headers import Headers
 from omp_lsp.analysis.units.translation import AMBIGUOUS, header_language
 
 if TYPE_CHECKING:
-    from omp_lsp.server.lsp import OmpLanguageServer
+    from omp_lsp.analysis.compile_commands import CompileDatabase
+    from omp_lsp.server.config import Config
+    from omp_lsp.server.open_documents import OpenDocument
+    from pygls.lsp.server import LanguageServer
+
+    # (for the type checker the mixin is a language server: `OmpLanguageServer` derives from both)
+    _Server = LanguageServer
+else:
+    _Server = object
 
 
 def _key(includer: Includer | None) -> tuple[object, ...] | None:
@@ -29,7 +37,7 @@ def _key(includer: Includer | None) -> tuple[object, ...] | None:
     return includer.path, includer.macros, includer.function, includer.target
 
 
-class TranslationUnits:
+class TranslationUnits(_Server):
     """The units part of `OmpLanguageServer` (a mixin: the state it reads is the server's)."""
 
     headers: Headers
@@ -38,7 +46,22 @@ class TranslationUnits:
     stale: dict[str, None]             # closed files to analyse again, in order
     stale_task: asyncio.Task[None] | None
 
-    def build(self: OmpLanguageServer) -> Build:
+    if TYPE_CHECKING:   # what this part reads of the server's state and methods (see lsp.OmpLanguageServer)
+        analyses: dict[str, FileAnalysis]
+        client_settings: dict[str, Any]
+        config: Config
+        database: CompileDatabase | None
+        options: Options
+        project_path: str | None
+        project_settings: dict[str, Any]
+
+        def open_at(self, path: str) -> OpenDocument | None: ...
+        def schedule(self, state: OpenDocument) -> None: ...
+        def update_results(self, changed: str | None = None) -> None: ...
+        def roots(self) -> list[str]: ...
+        def index_file(self, path: str) -> None: ...
+
+    def build(self) -> Build:
         config = self.config
         base = os.path.dirname(self.project_path) if self.project_path else (self.roots() or [os.getcwd()])[0]
         dirs = tuple(os.path.normpath(os.path.join(base, d)) for d in config.include_paths)
@@ -46,7 +69,7 @@ class TranslationUnits:
             k.replace("-", "").replace("_", "").lower() == "openmpversion" for k in self.project_settings)
         return Build(self.database, config.defines, dirs, self.headers, file_versions=not chosen)
 
-    def unit_for(self: OmpLanguageServer, path: str, language: Language) -> tuple[Unit, Language, Options]:
+    def unit_for(self, path: str, language: Language) -> tuple[Unit, Language, Options]:
         """The unit a file is analysed in, its language, and its options."""
         build = self.build()
         includer = None
@@ -60,13 +83,13 @@ class TranslationUnits:
         return build.unit(path, includer), language, build.options(path if includer is None else includer.path,
                                                                      self.options)
 
-    def _text(self: OmpLanguageServer, path: str) -> bytes:
+    def _text(self, path: str) -> bytes:
         state = self.open_at(path)
         if state is not None:
             return state.doc.source
         return self.headers.text(path) or b""
 
-    def note_includes(self: OmpLanguageServer, path: str, analysis: FileAnalysis | None) -> set[str]:
+    def note_includes(self, path: str, analysis: FileAnalysis | None) -> set[str]:
         """Record which files `path`'s build includes; the headers whose includer context this
         may have changed (to be analysed again)."""
         before = {h for h, who in self.includers.items() if path in who}
@@ -80,7 +103,7 @@ class TranslationUnits:
             self.includers.setdefault(header, set()).add(path)
         return {h for h in before | now if h != path and self._context_changed(h)}
 
-    def _context_changed(self: OmpLanguageServer, header: str) -> bool:
+    def _context_changed(self, header: str) -> bool:
         used = self.units.get(header)
         if used is None or header not in self.analyses:
             return False
@@ -89,7 +112,7 @@ class TranslationUnits:
             if includers else None
         return _key(found) != _key(used.includer)
 
-    def analyse_again(self: OmpLanguageServer, path: str) -> None:
+    def analyse_again(self, path: str) -> None:
         """Analyse a file again soon: an open one from its live text, a closed one from disk
         (between other messages, and once however often it is asked for meanwhile)."""
         state = self.open_at(path)
@@ -102,7 +125,7 @@ class TranslationUnits:
             if self.stale_task is None or self.stale_task.done():
                 self.stale_task = asyncio.ensure_future(self.analyse_stale())
 
-    async def analyse_stale(self: OmpLanguageServer) -> None:
+    async def analyse_stale(self) -> None:
         while self.stale:
             await asyncio.sleep(0)
             path = next(iter(self.stale))
@@ -111,7 +134,7 @@ class TranslationUnits:
                 self.index_file(path)
         self.update_results()
 
-    def includers_of(self: OmpLanguageServer, path: str) -> list[str]:
+    def includers_of(self, path: str) -> list[str]:
         """The files whose translation unit holds `path` (they read its definitions)."""
         return [p for p, a in self.analyses.items()
                 if p != path and a.configuration is not None and path in a.configuration.translation_unit]

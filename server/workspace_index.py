@@ -6,7 +6,7 @@ import asyncio
 import logging
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import analyze
@@ -22,7 +22,19 @@ from omp_lsp.server.sources import (
 from pygls.uris import to_fs_path
 
 if TYPE_CHECKING:
-    from omp_lsp.server.lsp import OmpLanguageServer
+    from omp_lsp.analysis.check import FileAnalysis
+    from omp_lsp.analysis.compile_commands import CompileDatabase
+    from omp_lsp.analysis.options import Options
+    from omp_lsp.analysis.syntax import Language
+    from omp_lsp.analysis.units import Unit
+    from omp_lsp.server.config import Config
+    from omp_lsp.server.open_documents import OpenDocument
+    from pygls.lsp.server import LanguageServer
+
+    # (for the type checker the mixin is a language server: `OmpLanguageServer` derives from both)
+    _Server = LanguageServer
+else:
+    _Server = object
 
 log = logging.getLogger("omp_lsp.server")
 
@@ -31,20 +43,36 @@ MAX_INDEXED_FILES = 20_000       # a workspace folder larger than this is indexe
 INDEX_REPORT_EVERY = 20          # files between progress reports
 
 
-class WorkspaceIndex:
+class WorkspaceIndex(_Server):
     """The index part of `OmpLanguageServer` (a mixin: the state it reads is the server's)."""
+
+    if TYPE_CHECKING:   # what this part reads of the server's state and methods (see lsp.OmpLanguageServer)
+        config: Config
+        open: dict[str, OpenDocument]
+        database: CompileDatabase | None
+        index_task: asyncio.Task[None] | None
+        indexed: bool
+        project_path: str | None
+        project_settings: dict[str, Any]
+        project_problems: list[str]
+        units: dict[str, Unit]
+
+        def reconfigure(self, reanalyse: bool = False) -> None: ...
+        def set_analysis(self, path: str, analysis: FileAnalysis | None) -> None: ...
+        def update_results(self, changed: str | None = None) -> None: ...
+        def unit_for(self, path: str, language: Language) -> tuple[Unit, Language, Options]: ...
 
     @staticmethod
     def path_of(uri: str) -> str:
         return to_fs_path(uri) or uri
 
-    def roots(self: OmpLanguageServer) -> list[str]:
+    def roots(self) -> list[str]:
         roots = [self.path_of(f.uri) for f in self.workspace.folders.values()]
         if not roots and self.workspace.root_path:
             roots = [self.workspace.root_path]
         return roots
 
-    def start_indexing(self: OmpLanguageServer) -> None:
+    def start_indexing(self) -> None:
         """Read the workspace's settings files now, then index it in the background (once)."""
         if self.index_task is None:
             roots = self.roots()
@@ -53,7 +81,7 @@ class WorkspaceIndex:
             self.reconfigure()
             self.index_task = asyncio.ensure_future(self.index_with_progress())
 
-    def indexing(self: OmpLanguageServer) -> Iterator[tuple[int, int]]:
+    def indexing(self) -> Iterator[tuple[int, int]]:
         """Index the workspace, yielding (files done, files in all) as it goes: the caller may
         report progress and serve requests between files."""
         roots = self.roots()
@@ -80,7 +108,7 @@ class WorkspaceIndex:
                 self.index_file(path)
             yield done, len(paths)
 
-    async def index_with_progress(self: OmpLanguageServer) -> None:
+    async def index_with_progress(self) -> None:
         """Index the workspace with work-done progress (a progress bar in the editor) where the
         client shows it; the event loop runs between files, so requests are served meanwhile.
         Cross-file findings wait for the whole index (a partial one would miss definitions)."""
@@ -111,11 +139,11 @@ class WorkspaceIndex:
             self.indexed = True
         self.update_results()
 
-    async def wait_indexed(self: OmpLanguageServer) -> None:
+    async def wait_indexed(self) -> None:
         if self.index_task is not None and not self.index_task.done():
             await asyncio.shield(self.index_task)
 
-    def load_compile_commands(self: OmpLanguageServer, roots: list[str]) -> None:
+    def load_compile_commands(self, roots: list[str]) -> None:
         from omp_lsp.analysis.compile_commands import (
             CompileCommandsError,
             find_compile_commands,
@@ -132,7 +160,7 @@ class WorkspaceIndex:
                 continue
             return
 
-    def reload_settings_files(self: OmpLanguageServer, compile_commands: bool) -> None:
+    def reload_settings_files(self, compile_commands: bool) -> None:
         """A project file or compile_commands.json changed on disk: read them again and apply
         what changed (every file is analysed again when the compile commands changed: their
         macros and include folders are part of what the analysis reads)."""
@@ -144,7 +172,7 @@ class WorkspaceIndex:
             self.load_compile_commands(roots)
         self.reconfigure(reanalyse=compile_commands)
 
-    def load_project_file(self: OmpLanguageServer, roots: list[str]) -> None:
+    def load_project_file(self, roots: list[str]) -> None:
         """The project file of the first workspace folder that has one (read at indexing)."""
         for root in roots:
             path = find_project_file(root)
@@ -153,7 +181,7 @@ class WorkspaceIndex:
                 self.project_settings, self.project_problems = read_project_file(path)
                 return
 
-    def index_file(self: OmpLanguageServer, path: str) -> None:
+    def index_file(self, path: str) -> None:
         """A closed file as it is on disk."""
         try:
             doc, _ = read_document(path, MAX_ANALYSED_BYTES)

@@ -713,6 +713,7 @@ class _Parse:
             words = self._segment_modifiers(x, y, plain, calls)
             if words is not None and all(w[0] is not None for w in words):
                 for name, s, e in words:
+                    assert name is not None  # all words are known (checked just above)
                     self._add_modifier(clause, cspec, directive, name, s, e)
                 continue
             if "<expr>" in allowed:
@@ -732,7 +733,7 @@ class _Parse:
             word = " ".join(self.word(t) for t in toks) if all(t.kind == "ident" for t in toks) else self.text(x, y)
             self._unknown_modifier(clause, word, self.span(x, y), names)
 
-    def _segment_modifiers(self, x: int, y: int, plain: set[str], calls: set[str]
+    def _segment_modifiers(self, x: int, y: int, plain: frozenset[str], calls: frozenset[str]
                            ) -> list[tuple[str | None, int, int]] | None:
         """Split tokens [x, y) into modifiers: (name, start, end), name None for an unknown word.
         None when the tokens are not a sequence of words and word(...) calls."""

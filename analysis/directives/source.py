@@ -308,11 +308,11 @@ def extract_c(src: bytes, tree: tree_sitter.Tree | None) -> list[RawDirective]:
             context = _c_context(tree, m.start())
             if context == "skip":
                 continue
-            directive = _underscore_pragma(src, m)
-            if directive is not None:
-                directive.in_macro = context != "code"
-                found.append(directive)
-                last_end = directive.span[1]
+            underscore = _underscore_pragma(src, m)
+            if underscore is not None:
+                underscore.in_macro = context != "code"
+                found.append(underscore)
+                last_end = underscore.span[1]
         found.sort(key=lambda d: d.span[0])
     return found
 

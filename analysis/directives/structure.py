@@ -86,7 +86,9 @@ def _c_extents(doc: Document, directives: list[Directive], out: Structure) -> No
         d = directives[i]
         if d.raw.in_macro or association(d) not in ("block", "loop", "statement", "declaration"):
             continue
-        p = _WS_OR_COMMENT.match(src, d.raw.span[1]).end()
+        blanks = _WS_OR_COMMENT.match(src, d.raw.span[1])
+        assert blanks is not None  # the pattern matches the empty string too
+        p = blanks.end()
         if p >= len(src):
             continue
         nested = starts.get(_line_start(src, p))
@@ -224,7 +226,7 @@ def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optiona
     found = Structure()
     # Stack entries: ("F", construct, label) for Fortran blocks, ("O", index, closing) for OpenMP ones.
     stack: list[tuple] = []
-    items: list[tuple[int, int, object]] = [(ev.offset, 0, ev) for ev in events]
+    items: list[tuple[int, int, BlockEvent | int]] = [(ev.offset, 0, ev) for ev in events]
     items += [(d.raw.span[0], 1, i) for i, d in enumerate(directives)]
     items.sort(key=lambda item: (item[0], item[1]))
 
@@ -237,6 +239,7 @@ def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optiona
     for _, is_directive, payload in items:
         if not is_directive:
             ev = payload
+            assert not isinstance(ev, int)  # a Fortran block event
             if ev.kind == "open":
                 stack.append(("F", ev.construct, ev.label))
             elif ev.kind == "unit":

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..records import replace
-from .schema import ClauseSpec, DirectiveSpec
+from .schema import ClauseSpec, DirectiveSpec, Since
 
 # ---------------------------------------------------------------------------
 # Clauses
@@ -578,41 +578,41 @@ CLAUSES: dict[str, ClauseSpec] = {spec.name: spec for spec in _CLAUSE_ROWS}
 # Values are the first OpenMP version that allows the clause on that leaf.
 # ---------------------------------------------------------------------------
 
-PARALLEL = {
+PARALLEL: dict[str, Since] = {
     "allocate": 50, "copyin": 45, "default": 45, "firstprivate": 45, "if": 45,
     "message": 60, "num_threads": 45, "ompx_attribute": 45, "private": 45,
     "proc_bind": 45, "reduction": 45, "safesync": 60, "severity": 60, "shared": 45,
 }
 # Worksharing loop without ordered and nowait (distribute parallel loops take neither).
-WSLOOP_BASE = {
+WSLOOP_BASE: dict[str, Since] = {
     "allocate": 50, "collapse": 45, "firstprivate": 45, "induction": 60,
     "lastprivate": 45, "linear": 45, "order": 50, "private": 45, "reduction": 45,
     "schedule": 45,
 }
 # Worksharing loop without nowait (the parallel forms do not accept nowait).
-WSLOOP = {**WSLOOP_BASE, "ordered": 45}
-FOR = {**WSLOOP, "nowait": 45}
-SIMD = {
+WSLOOP: dict[str, Since] = {**WSLOOP_BASE, "ordered": 45}
+FOR: dict[str, Since] = {**WSLOOP, "nowait": 45}
+SIMD: dict[str, Since] = {
     "aligned": 45, "allocate": 50, "collapse": 45, "if": 50, "induction": 60,
     "lastprivate": 45, "linear": 45, "nontemporal": 50, "order": 50, "private": 45,
     "reduction": 45, "safelen": 45, "simdlen": 45,
 }
-DISTRIBUTE = {
+DISTRIBUTE: dict[str, Since] = {
     "allocate": 50, "collapse": 45, "dist_schedule": 45, "firstprivate": 45,
     "lastprivate": 45, "order": 50, "private": 45,
 }
 # distribute + parallel worksharing loop: no ordered, no nowait.
-DIST_PAR_LOOP = {**WSLOOP_BASE, **DISTRIBUTE, **PARALLEL}
-LOOP = {
+DIST_PAR_LOOP: dict[str, Since] = {**WSLOOP_BASE, **DISTRIBUTE, **PARALLEL}
+LOOP: dict[str, Since] = {
     "bind": 50, "collapse": 50, "lastprivate": 50, "order": 50, "private": 50,
     "reduction": 50,
 }
-TEAMS = {
+TEAMS: dict[str, Since] = {
     "allocate": 50, "default": 45, "dyn_groupprivate": 60, "firstprivate": 45,
     "if": 52, "num_teams": 45, "ompx_attribute": 45, "private": 45,
     "reduction": 45, "shared": 45, "thread_limit": 45,
 }
-TARGET = {
+TARGET: dict[str, Since] = {
     "allocate": 50, "default": 60, "defaultmap": 45, "depend": 45, "device": 45,
     "dyn_groupprivate": 60, "firstprivate": 45, "has_device_addr": 51, "if": 45,
     "in_reduction": 50, "is_device_ptr": 45, "map": 45, "nowait": 45,
@@ -620,55 +620,55 @@ TARGET = {
     "replayable": 60, "thread_limit": 51, "uses_allocators": 50,
 }
 # target + teams: `if` is 4.5 through target, default/thread_limit 4.5 through teams.
-TARGET_TEAMS = {**TARGET, **TEAMS, "if": 45}
-TASK = {
+TARGET_TEAMS: dict[str, Since] = {**TARGET, **TEAMS, "if": 45}
+TASK: dict[str, Since] = {
     "affinity": 50, "allocate": 50, "default": 45, "depend": 45, "detach": 50,
     "final": 45, "firstprivate": 45, "if": 45, "in_reduction": 50, "mergeable": 45,
     "priority": 45, "private": 45, "replayable": 60, "shared": 45, "threadset": 60,
     "transparent": 60, "untied": 45,
 }
 # taskloop without in_reduction (the parallel master/masked taskloop forms do not take it).
-TASKLOOP_BASE = {
+TASKLOOP_BASE: dict[str, Since] = {
     "allocate": 50, "collapse": 45, "default": 45, "final": 45, "firstprivate": 45,
     "grainsize": 45, "if": 45, "induction": 60, "lastprivate": 45, "mergeable": 45,
     "nogroup": 45, "num_tasks": 45, "priority": 45, "private": 45, "reduction": 50,
     "replayable": 60, "shared": 45, "threadset": 60, "transparent": 60, "untied": 45,
 }
-TASKLOOP = {**TASKLOOP_BASE, "in_reduction": 50}
+TASKLOOP: dict[str, Since] = {**TASKLOOP_BASE, "in_reduction": 50}
 # taskloop simd: `if` is 4.5 through taskloop (5.0 through simd).
-TASKLOOP_SIMD = {**SIMD, **TASKLOOP}
-PAR_TASKLOOP = {**TASKLOOP_BASE, **PARALLEL}
-PAR_TASKLOOP_SIMD = {**SIMD, **PAR_TASKLOOP}
-MASKED = {"filter": 51}
-SECTIONS = {
+TASKLOOP_SIMD: dict[str, Since] = {**SIMD, **TASKLOOP}
+PAR_TASKLOOP: dict[str, Since] = {**TASKLOOP_BASE, **PARALLEL}
+PAR_TASKLOOP_SIMD: dict[str, Since] = {**SIMD, **PAR_TASKLOOP}
+MASKED: dict[str, Since] = {"filter": 51}
+SECTIONS: dict[str, Since] = {
     "allocate": 50, "firstprivate": 45, "lastprivate": 45, "private": 45,
     "reduction": 45,
 }
-SINGLE = {"allocate": 50, "copyprivate": 45, "firstprivate": 45, "nowait": 45, "private": 45}
-SCOPE = {"allocate": 52, "firstprivate": 52, "nowait": 51, "private": 51, "reduction": 51}
-ASSUMPTIONS = {
+SINGLE: dict[str, Since] = {"allocate": 50, "copyprivate": 45, "firstprivate": 45, "nowait": 45, "private": 45}
+SCOPE: dict[str, Since] = {"allocate": 52, "firstprivate": 52, "nowait": 51, "private": 51, "reduction": 51}
+ASSUMPTIONS: dict[str, Since] = {
     "absent": 51, "contains": 51, "holds": 51, "no_openmp": 51,
     "no_openmp_routines": 51, "no_openmp_constructs": 60, "no_parallelism": 51,
 }
-CANCEL_TYPES = {"parallel": 45, "sections": 45, "for": 45, "do": 45, "taskgroup": 45}
-DECLARE_TARGET = {
+CANCEL_TYPES: dict[str, Since] = {"parallel": 45, "sections": 45, "for": 45, "do": 45, "taskgroup": 45}
+DECLARE_TARGET: dict[str, Since] = {
     "device_type": 50, "enter": 52, "indirect": 51, "link": 45, "local": 60, "to": 45,
 }
-DECLARE_SIMD = {
+DECLARE_SIMD: dict[str, Since] = {
     "aligned": 45, "inbranch": 45, "linear": 45, "notinbranch": 45, "simdlen": 45,
     "uniform": 45,
 }
-REQUIRES = {
+REQUIRES: dict[str, Since] = {
     "atomic_default_mem_order": 50, "device_safesync": 60, "dynamic_allocators": 50,
     "reverse_offload": 50, "self_maps": 60, "unified_address": 50,
     "unified_shared_memory": 50,
 }
-ATOMIC = {
+ATOMIC: dict[str, Since] = {
     "acq_rel": 50, "acquire": 50, "capture": 45, "compare": 51, "fail": 51,
     "hint": 50, "memscope": 60, "read": 45, "relaxed": 50, "release": 50,
     "seq_cst": 45, "update": 45, "weak": 51, "write": 45,
 }
-METADIRECTIVE = {"default": (50, 52), "otherwise": 52, "when": 50}
+METADIRECTIVE: dict[str, Since] = {"default": (50, 52), "otherwise": 52, "when": 50}
 
 # Clauses allowed at most once per leaf (OMP.td allowedOnceClauses). `if` and
 # `defaultmap` are left to their per-modifier / per-category rules; `holds` is left

@@ -7,7 +7,7 @@ inside one becomes an internal error for that rule and file, and the rest still 
 from __future__ import annotations
 
 from collections.abc import Callable, Generator, Iterable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, Generic, TypeVar, cast
 
 from ..diagnostics import CATALOGUE, Finding
 from ..directives import nodes
@@ -37,6 +37,7 @@ if TYPE_CHECKING:
 T = TypeVar("T")
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
 WorkspaceRuleFunc = Callable[["WorkspaceContext"], Iterable[tuple[str, Finding]]]
+F = TypeVar("F", bound=Callable[..., Iterable[object]])   # a Rule's function: RuleFunc or WorkspaceRuleFunc
 
 
 @dataclass
@@ -168,7 +169,8 @@ class FileContext:
         """The set `depends_on_words` adds to (for a reader that must not hold the context)."""
         return self.__dict__.setdefault("_body_words", set())
 
-    focus = None   # int | None: a focused view's directive (see `focused`); not a record field
+    # a focused view's directive (see `focused`); not a record field: no annotation (the cast gives the type)
+    focus = cast("int | None", None)
 
     def focused(self, index: int) -> FileContext:
         """This context for a per-directive rule that is to check the directive at `index` only
@@ -292,9 +294,9 @@ class WorkspaceContext:
 
 
 @dataclass(frozen=True)
-class Rule:
+class Rule(Generic[F]):
     codes: tuple[str, ...]
-    func: RuleFunc
+    func: F
     # Checks each directive on its own (through `FileContext.each_directive`), so that a focused
     # run re-checks one (directive_edit); tests/test_directive_edit.py holds every such rule to it.
     per_directive: bool = False
@@ -304,8 +306,8 @@ class Rule:
         return self.func.__name__
 
 
-REGISTRY: list[Rule] = []
-WORKSPACE_REGISTRY: list[Rule] = []
+REGISTRY: list[Rule[RuleFunc]] = []
+WORKSPACE_REGISTRY: list[Rule[WorkspaceRuleFunc]] = []
 
 
 def _check_codes(codes: tuple[str, ...]) -> None:
@@ -329,7 +331,7 @@ def workspace_rule(*codes: str) -> Callable[[WorkspaceRuleFunc], WorkspaceRuleFu
     _check_codes(codes)
 
     def register(func: WorkspaceRuleFunc) -> WorkspaceRuleFunc:
-        WORKSPACE_REGISTRY.append(Rule(codes, func))  # type: ignore[arg-type]
+        WORKSPACE_REGISTRY.append(Rule(codes, func))
         return func
     return register
 
@@ -364,7 +366,7 @@ def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleR
     return drain(rule_steps(ctx, disabled))
 
 
-def active_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> list[Rule]:
+def active_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> list[Rule[RuleFunc]]:
     """The per-file rules that run for this file, in order."""
     _load(fortran=ctx.document.language.is_fortran)
     return [r for r in REGISTRY if not all(code in disabled for code in r.codes)]
@@ -386,7 +388,7 @@ def rule_steps(ctx: FileContext, disabled: frozenset[str] = frozenset(),
     return out
 
 
-def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
+def run_rule(r: Rule[RuleFunc], ctx: FileContext, trace: bool = False) -> RuleTrace:
     """One rule on one file; an exception inside it becomes an internal error (the others still
     run). `trace`: record the directive contents it reads."""
     reads: Reads = {}
@@ -412,7 +414,7 @@ def run_rule(r: Rule, ctx: FileContext, trace: bool = False) -> RuleTrace:
     return RuleTrace(findings, errors, reads, owners)
 
 
-def checked_again(r: Rule, kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:
+def checked_again(r: Rule[RuleFunc], kept: RuleTrace, context: FileContext, i: int, old_id: int) -> RuleTrace:
     """A rule run again after directive `i` (`old_id`: the id of the one it replaced) or the code
     it applies to changed: a per-directive rule for that directive only (its findings for the
     others kept), any other for the whole file."""
@@ -443,12 +445,12 @@ def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozens
     return group_by_file(ws, [run_workspace_rule(r, ws) for r in active_workspace_rules(ws, disabled)])
 
 
-def active_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> list[Rule]:
+def active_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> list[Rule[WorkspaceRuleFunc]]:
     _load(fortran=any(c.document.language.is_fortran for c in ws.files.values()))
     return [r for r in WORKSPACE_REGISTRY if not all(code in disabled for code in r.codes)]
 
 
-def run_workspace_rule(r: Rule, ws: WorkspaceContext, trace: bool = False) -> WorkspaceRuleTrace:
+def run_workspace_rule(r: Rule[WorkspaceRuleFunc], ws: WorkspaceContext, trace: bool = False) -> WorkspaceRuleTrace:
     """One cross-file rule; an exception inside it is an internal error for every file (the others
     still run). `trace`: record the directive contents it reads."""
     reads: Reads = {}
@@ -456,7 +458,7 @@ def run_workspace_rule(r: Rule, ws: WorkspaceContext, trace: bool = False) -> Wo
     error = None
     previous = recording(reads, by_owner=True) if trace else None
     try:
-        for path, finding in r.func(ws):  # type: ignore[arg-type]
+        for path, finding in r.func(ws):
             if finding.code not in r.codes:
                 raise ValueError(f"rule {r.name} reported {finding.code}, which it does not declare")
             findings.append((path, finding))

@@ -577,8 +577,8 @@ def _first_dynamic_name(ctx: FileContext, rec: VariantDirective, text: str
     model = ctx.model
     offset = rec.directive.span[0]
     params: set[str] = set()
-    if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and _variants(ctx).types is not None:
-        params = {n for n in _variants(ctx).types.parameter_names(rec.base) or () if n}
+    if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and (types := _variants(ctx).types) is not None:
+        params = {n for n in types.parameter_names(rec.base) or () if n}
     for m in _IDENTIFIER.finditer(text):
         word = m.group(2)
         if word is None or word in _EXPRESSION_WORDS or _from_header(word, ctx):

@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING
 
 from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
 from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
@@ -16,6 +17,9 @@ from ..diagnostics import Finding, Fix, Related
 from ..propagation import DeviceGraph, Entity, Step, describe_chain
 from ..syntax import Language
 from . import WorkspaceContext, workspace_rule
+
+if TYPE_CHECKING:
+    from ..model import Symbol
 
 _DECLARE_TARGET = re.compile(rb"declare\s+target", re.IGNORECASE)
 
@@ -200,6 +204,7 @@ def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
     if configuration is None or configuration.unresolved:
         out = None
     else:
+        assert out is not None   # (the list above)
         held = ws.__dict__.get("_held")
         if held is None:
             held = ws.__dict__["_held"] = {os.path.normcase(os.path.abspath(p)) for p in ws.files}
@@ -292,7 +297,7 @@ def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Findi
             fixes=_mark_fix(ws, home, decl.symbol) if home == path else [])  # a fix edits its own file
 
 
-def _mark_fix(ws: WorkspaceContext, path: str, symbol) -> list[Fix]:  # type: ignore[no-untyped-def]
+def _mark_fix(ws: WorkspaceContext, path: str, symbol: Symbol) -> list[Fix]:
     """Insert `declare target(name)` on the line after the variable's declaration."""
     ctx = ws.files.get(path)
     if ctx is None or symbol.scope.kind not in ("file", "namespace", "module"):
@@ -388,7 +393,7 @@ def _fortran_procedure(ws: WorkspaceContext, path: str, key: str, offset: int) -
     return _key_in(ws.device_graph, path, proc) if proc is not None else None
 
 
-def _key_in(graph: DeviceGraph, path: str, symbol) -> str | None:  # type: ignore[no-untyped-def]
+def _key_in(graph: DeviceGraph, path: str, symbol: Symbol) -> str | None:
     fg = graph.files.get(path)
     if fg is None:
         return None

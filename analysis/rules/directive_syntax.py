@@ -7,7 +7,8 @@ OMP001-OMP005, OMP009 and OMP011 come from the parser itself, as it reads each d
 from __future__ import annotations
 
 from bisect import bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ..c_types import declarator_name
 from ..diagnostics import Finding, Fix, Related, Severity
@@ -19,6 +20,9 @@ from ..model import FUNCTION, TYPE, VARIABLE, Symbol
 from ..syntax import Language
 from ..units.translation import is_header
 from . import FileContext, rule
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 # Spellings deprecated from a version on: (directive, clause) -> (version, replacement).
 # Once a later version removes the spelling, the parser reports it instead (OMP007 from the tables).
@@ -292,6 +296,7 @@ def _simd_function(ctx: FileContext, d: Directive) -> Symbol | None:
         nxt = nxt.next_named_sibling
     if nxt is None or nxt.has_error:
         return None
+    declarators: Sequence[tree_sitter.Node | None]
     if nxt.type == "function_definition":
         declarators = [nxt.child_by_field_name("declarator")]
     elif nxt.type == "declaration":

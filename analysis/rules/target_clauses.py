@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 from ..c_types import ARITHMETIC_TYPEDEFS
 from ..constants import constant_value
@@ -22,6 +23,9 @@ from ..directives.tables import DIRECTIVES
 from ..model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
 from ..syntax import Language, Span
 from . import FileContext, rule
+
+if TYPE_CHECKING:
+    import tree_sitter
 
 # ---------------------------------------------------------------------------------------------
 # OpenMP facts
@@ -760,7 +764,7 @@ def _routine_allocators(ctx: FileContext, index: int, extent: Span) -> list[tupl
     return out
 
 
-def _routine_calls(ctx: FileContext, index: int, extent: Span) -> Iterator[tuple[str, object]]:
+def _routine_calls(ctx: FileContext, index: int, extent: Span) -> Iterator[tuple[str, tree_sitter.Node]]:
     """(routine name, argument list node) of each call of an allocation routine in the region."""
     fortran = ctx.document.language.is_fortran
     model = ctx.model
@@ -798,11 +802,11 @@ def _routine_calls(ctx: FileContext, index: int, extent: Span) -> Iterator[tuple
         todo.extend(node.named_children)
 
 
-def _argument(ctx: FileContext, args: object, position: int, keyword: str) -> object | None:
+def _argument(ctx: FileContext, args: tree_sitter.Node, position: int, keyword: str) -> tree_sitter.Node | None:
     """The argument node at `position`, or (Fortran) the one given by `keyword=`."""
     src = ctx.document.source
     positional = []
-    for a in args.named_children:  # type: ignore[attr-defined]
+    for a in args.named_children:
         if a.type == "comment":
             continue
         if a.type == "keyword_argument":

@@ -388,6 +388,7 @@ def _host_associated(model: FileModel, scope: Scope) -> list[Symbol]:
         owner = next((s for s in ref.scope.ancestors() if s.declared(ref.key)), None)
         if owner is not host:
             continue
+        assert owner is not None   # (the host of an internal procedure)
         symbol = owner.declared(ref.key)[0]
         # named constants have no storage: using them is harmless
         if symbol.kind == VARIABLE and "parameter" not in symbol.specifiers and symbol not in found:

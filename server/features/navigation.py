@@ -20,7 +20,7 @@ _OUTLINE_KINDS = {"target region": lsp.SymbolKind.Event, "declare target": lsp.S
                   "declare target item": lsp.SymbolKind.Variable, "declare variant": lsp.SymbolKind.Function}
 
 
-async def _navigate(ls: OmpLanguageServer, params: lsp.TextDocumentPositionParams,
+async def _navigate(ls: OmpLanguageServer, params: lsp.DefinitionParams | lsp.ReferenceParams,
                     find: Callable[..., list[tuple[str, tuple[int, int]]]], what: str) -> list[lsp.Location] | None:
     """Locations `find` gives for the name under the cursor in a directive (None: nothing)."""
     state = await ls.ready(params.text_document.uri)
