@@ -21,7 +21,6 @@ if TYPE_CHECKING:
 
     from .directives.fortran_blocks import Statement
     from .directives.nodes import Directive
-    from .directives.structure import Structure
     from .syntax import Document
 
 # Symbol kinds.
@@ -460,22 +459,3 @@ def is_target_region(d: Directive) -> bool:
     if not name.startswith("target "):
         return False
     return not name.startswith(("target data", "target enter", "target exit", "target update"))
-
-
-def build_model(document: Document, directives: list[Directive], structure: Structure,
-                fragment: str | None = None) -> FileModel:
-    """The program model of one file (never raises on odd input: gives up on parts instead).
-    `fragment`: C/C++: the function whose body includes the file (see model_c)."""
-    if document.language.is_fortran:
-        from .model_fortran import build_fortran_model
-        model = build_fortran_model(document, directives, structure)
-    else:
-        from .model_c import build_c_model
-        model = build_c_model(document, directives, structure, fragment)
-    for i, d in enumerate(directives):
-        if d.name == "threadprivate" and d.argument:
-            for item in d.argument:
-                if item.name is not None:
-                    key = model.key_of(item.name)
-                    model.threadprivate.setdefault(f"/{key}/" if item.common_block else key, []).append(i)
-    return model

@@ -4,10 +4,16 @@ The parse cache (relocate.py) shares these objects between analyses: treat them 
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..records import dataclass, field
 from ..syntax import Span
 from .schema import ClauseSpec, DirectiveSpec
 from .source import RawDirective
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any
 
 
 @dataclass
@@ -120,13 +126,27 @@ class Clause:
         template = self.__dict__.get("_template")
         if template is None or name not in LAZY_CLAUSE_FIELDS:
             raise AttributeError(name)
-        from .relocate import shifted
-        value = shifted(getattr(template, name), self.__dict__["_delta"])
+        value = _relocation.shifted(getattr(template, name), self.__dict__["_delta"])
         self.__dict__[name] = value
         return value
 
     def modifier(self, name: str) -> Modifier | None:
         return next((m for m in self.modifiers if m.name == name), None)
+
+
+class _Relocation:
+    """How a copy from the parse cache moves a subtree: installed by relocate.py, the module that
+    makes such copies (so it is loaded before any copy is read), which keeps this module below it."""
+    shifted: Callable[[Any, int], Any]
+    moved_clause: Callable[[Clause, int], Clause]
+
+
+_relocation = _Relocation()
+
+
+def install_relocation(shifted: Callable[[Any, int], Any], moved_clause: Callable[[Clause, int], Clause]) -> None:
+    _relocation.shifted = shifted
+    _relocation.moved_clause = moved_clause
 
 
 LAZY_FIELDS = ("clauses",)  # fields without a class-level default, so __getattr__ sees them missing
@@ -156,8 +176,7 @@ class Directive:
         template = self.__dict__.get("_template")
         if template is None or name not in LAZY_FIELDS:
             raise AttributeError(name)
-        from .relocate import moved_clause
-        value = [moved_clause(c, self.__dict__["_delta"]) for c in getattr(template, name)]
+        value = [_relocation.moved_clause(c, self.__dict__["_delta"]) for c in getattr(template, name)]
         self.__dict__[name] = value
         return value
 

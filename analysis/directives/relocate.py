@@ -27,6 +27,7 @@ from .nodes import (
     TraitProperty,
     TraitSelector,
     TraitSet,
+    install_relocation,
 )
 from .source import RawDirective
 
@@ -126,3 +127,6 @@ def moved_clause(template: Clause, delta: int) -> Clause:
     new = object.__new__(Clause)
     new.__dict__.update(fields)
     return new
+
+
+install_relocation(shifted, moved_clause)

@@ -86,7 +86,7 @@ class FileContext:
         """The program model, built on first use (files whose rules never ask pay nothing)."""
         record_structure("model", self.document)
         if self._model is None:
-            from ..model import build_model
+            from ..model_build import build_model
             includer = self.configuration.includer if self.configuration is not None else None
             self._model = build_model(self.document, self.directives, self.structure,
                                       includer.function if includer is not None else None)
