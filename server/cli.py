@@ -22,17 +22,17 @@ from omp_lsp.analysis.records import dataclass, field
 from omp_lsp.analysis.syntax import Document, language_for_path
 from omp_lsp.analysis.workspace import cross_file
 from omp_lsp.server.config import (
+    DEFAULT_MAX_FILE_MB,
     Config,
     apply,
     canonical,
     find_project_file,
     read_project_file,
 )
+from omp_lsp.server.report import CheckedFile
 from omp_lsp.server.sources import UnreadableDirectory, excluded, read_document, walk
 
 from omp_lsp import __version__
-
-DEFAULT_MAX_FILE_MB = 10.0
 
 
 class UsageError(Exception):
@@ -83,12 +83,6 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tcp", type=int, metavar="PORT", help="run the language server on a TCP port")
     p.add_argument("--host", default="127.0.0.1", help="host for --tcp (default 127.0.0.1)")
     return p
-
-
-@dataclass
-class CheckedFile:
-    path: str
-    analysis: FileAnalysis
 
 
 def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
@@ -259,7 +253,7 @@ def run_device_map(args: argparse.Namespace) -> int:
 
 
 def run_server(args: argparse.Namespace) -> int:
-    from .lsp import start
+    from .app import start
     return start(tcp=args.tcp, host=args.host)
 
 

@@ -23,6 +23,7 @@ from omp_lsp.analysis.options import PROPAGATION_MODES, Options, parse_version
 from omp_lsp.analysis.records import dataclass, field, replace
 
 PROJECT_FILES = (".omp-lsp.toml", "pyproject.toml")
+DEFAULT_MAX_FILE_MB = 10.0   # files larger than this are skipped (--max-file-size, the workspace index)
 MAX_PARENT_LEVELS = 20
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "information": Severity.INFORMATION,
               "info": Severity.INFORMATION, "hint": Severity.HINT}

@@ -8,8 +8,8 @@ starts a new analysis that runs rule by rule between other messages, is dropped 
 edit supersedes it, and is published with the version it was made for.
 
 Features live in `server/features/`, one module each; the workspace index in
-`server/workspace_index.py`; the protocol in `server/protocol.py`. This module holds the state they
-share, settings, the scheduling of analyses, and positions (UTF-16 by default, through `LineIndex`
+`server/workspace_index.py`; the protocol in `server/protocol.py`; the running instance, with the
+features attached, in `server/app.py`. This module holds the state they share, settings, the scheduling of analyses, and positions (UTF-16 by default, through `LineIndex`
 only).
 """
 from __future__ import annotations
@@ -24,7 +24,7 @@ from typing import Any, Final, TypeVar
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
 from omp_lsp.analysis.compile_commands import CompileDatabase
-from omp_lsp.analysis.diagnostics import Finding
+from omp_lsp.analysis.diagnostics import Finding, Severity
 from omp_lsp.analysis.incremental import PositionLog, anchors, moved
 from omp_lsp.analysis.options import Options
 from omp_lsp.analysis.padding import pad
@@ -60,6 +60,10 @@ class _Failed(enum.Enum):
 
 
 _FAILED: Final = _Failed.FAILED     # an analysis that raised
+
+
+_SEVERITY = {Severity.ERROR: lsp.DiagnosticSeverity.Error, Severity.WARNING: lsp.DiagnosticSeverity.Warning,
+             Severity.INFORMATION: lsp.DiagnosticSeverity.Information, Severity.HINT: lsp.DiagnosticSeverity.Hint}
 
 
 class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
@@ -392,9 +396,26 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         return [moved(f, state.log) for f in result.findings]
 
     def diagnostics(self, state: OpenDocument) -> list[lsp.Diagnostic]:
-        from omp_lsp.server.features.diagnostics import to_diagnostic
         built = self.build_diagnostics.get(state.path, {})
-        return [*(to_diagnostic(self, state, f) for f in self.findings(state)), *(d for ds in built.values() for d in ds)]
+        return [*(self.to_diagnostic(state, f) for f in self.findings(state)),
+                *(d for ds in built.values() for d in ds)]
+
+    def to_diagnostic(self, state: OpenDocument, f: Finding) -> lsp.Diagnostic:
+        """A finding already moved to the live text (`findings`) as a diagnostic. Quick fixes
+        travel in `data` as byte spans of the live text (see features.actions)."""
+        related = []
+        for r in f.related:
+            if r.path is None or r.path == state.path:
+                where: lsp.Location | None = lsp.Location(state.uri, self.to_range(state.doc, r.span))
+            else:
+                where = self.location(r.path, r.span)
+            if where is not None:
+                related.append(lsp.DiagnosticRelatedInformation(where, r.message))
+        return lsp.Diagnostic(
+            range=self.to_range(state.doc, f.span), message=f.message, severity=_SEVERITY[f.effective_severity],
+            code=f.code, source="omp-lsp", related_information=related or None,
+            data={"fixes": [{"title": fix.title, "edits": [[list(span), text] for span, text in fix.edits]}
+                            for fix in f.fixes]} if f.fixes else None)
 
     def publish_all(self, changed: str | None = None) -> None:
         """Publish `changed` and every other open document whose diagnostics changed (pull
@@ -451,24 +472,3 @@ def _inactive(analysis: FileAnalysis | None) -> list[tuple[int, int]]:
         return []
     lines = analysis.document.lines
     return [(lines.line_of(a), lines.line_of(b)) for a, b in configuration.inactive]
-
-
-server = OmpLanguageServer()
-
-
-def _register() -> None:
-    from omp_lsp.server.features import register_all
-    register_all(server)
-
-
-_register()
-
-
-def start(tcp: int | None = None, host: str = "127.0.0.1", **_: Any) -> int:
-    """Serve until `exit` or the end of the connection: 0 after `shutdown`, else 1."""
-    logging.basicConfig(level=logging.WARNING, format="omp-lsp: %(levelname)s: %(message)s")
-    if tcp is not None:
-        server.start_tcp(host, tcp)
-    else:
-        server.start_io()
-    return 0 if server.shutdown_received else 1

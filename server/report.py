@@ -9,20 +9,27 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
 from omp_lsp.analysis.diagnostics import CATALOGUE, Finding, Related, Severity
+from omp_lsp.analysis.records import dataclass
 from omp_lsp.analysis.syntax import LineIndex, Span
 
 from omp_lsp import __version__
 
 if TYPE_CHECKING:
+    from omp_lsp.analysis.check import FileAnalysis
     from omp_lsp.analysis.propagation import DeviceGraph
-
-    from .cli import CheckedFile
 
 _GCC_LABEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
               Severity.HINT: "note"}
 _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
                 Severity.HINT: "note"}
 
+
+
+@dataclass
+class CheckedFile:
+    """A file `--check` analysed, and its analysis (with the cross-file findings)."""
+    path: str
+    analysis: FileAnalysis
 
 def _pos(lines: LineIndex, offset: int) -> tuple[int, int]:
     line, col = lines.position(offset, "utf-32")

@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import analyze
 from omp_lsp.analysis.syntax import Document
-from omp_lsp.server.cli import DEFAULT_MAX_FILE_MB
-from omp_lsp.server.config import find_project_file, read_project_file
+from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
 from omp_lsp.server.sources import (
     UnreadableDirectory,
     gitignore_patterns,

@@ -7,8 +7,8 @@ import json
 import re
 from pathlib import Path
 
+from omp_lsp.server.app import server
 from omp_lsp.server.config import EDITOR_SETTINGS, SCHEMA
-from omp_lsp.server.lsp import server
 
 EXT = Path(__file__).resolve().parent.parent / "vscode-extension"
 MANIFEST = json.loads((EXT / "package.json").read_text())
