@@ -15,9 +15,9 @@ from collections.abc import Set as AbstractSet
 
 from .check import FileAnalysis, analyze
 from .compile_commands import CompileDatabase, CompileEntry
+from .context import FileContext
 from .options import Options
 from .records import dataclass, field, replace
-from .rules import FileContext
 from .syntax import Document, Language
 from .units import Includer, Unit
 from .units.commands import command_language, entry_environment, extended

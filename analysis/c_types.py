@@ -18,9 +18,23 @@ from .records import dataclass
 from .syntax import Language
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .model import FileModel
+    from .syntax import Document
+
+    class FileFacts(Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        @property
+        def document(self) -> Document: ...
+        @property
+        def model(self) -> FileModel: ...
+        @property
+        def macros(self) -> frozenset[str]: ...
+        def body_words_read(self) -> set[bytes]: ...
     import tree_sitter
 
-    from .rules import FileContext
 
 Level = tuple[str, tuple[str, ...]]   # (kind, qualifiers): kind is a base type name, "*", "&",
                                       # "&&", "[]" or "fn(...)"; qualifiers sorted
@@ -167,7 +181,7 @@ def _words(text: str) -> list[str]:
 class TypeReader:
     """Reads declarations from the tree into normal-form types (one per file, caches typedefs)."""
 
-    def __init__(self, ctx: FileContext) -> None:
+    def __init__(self, ctx: FileFacts) -> None:
         self.src = ctx.document.source
         self.tree = ctx.document.tree
         self.cpp = ctx.document.language is Language.CPP

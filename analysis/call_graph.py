@@ -33,9 +33,50 @@ from .syntax import Document, Language, Span, changed_span
 from .variants import EVERY_DEVICE, SOME_DEVICE, EffectiveSelector, device_selection, selector_text
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .c_types import TypeReader
+    from .declare_target import Binding
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .model import FileModel
+    from .regions import Regions
+    from .syntax import Document
+    from .units import Configuration
+    from .variants import Variants
+
+    class FileFacts(Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        @property
+        def binding(self) -> Binding: ...
+        @property
+        def configuration(self) -> Configuration | None: ...
+        @property
+        def directives(self) -> list[Directive]: ...
+        @property
+        def document(self) -> Document: ...
+        @property
+        def has_declare_target(self) -> bool: ...
+        @property
+        def model(self) -> FileModel: ...
+        @property
+        def path(self) -> str: ...
+        @property
+        def regions(self) -> Regions: ...
+        @property
+        def structure(self) -> Structure: ...
+        @property
+        def variants(self) -> Variants: ...
+        @property
+        def c_types(self) -> TypeReader | None: ...
+        @property
+        def macros(self) -> frozenset[str]: ...
+        def directives_named(self, *names: str) -> list[tuple[int, Directive]]: ...
+        def depends_on_words(self, *words: bytes) -> None: ...
+        def body_words_read(self) -> set[bytes]: ...
     import tree_sitter
 
-    from .rules import FileContext
 
 # Entity kinds.
 PROCEDURE_ENTITY = "procedure"
@@ -193,8 +234,8 @@ def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]
                      keys=part("keys", lambda: {k: q(v) for k, v in raw.keys.items()}), parts=raw.parts)
 
 
-def file_graph(ctx: FileContext, path: str | None = None,
-               previous: tuple[FileContext, FileGraph] | None = None) -> FileGraph:
+def file_graph(ctx: FileFacts, path: str | None = None,
+               previous: tuple[FileFacts, FileGraph] | None = None) -> FileGraph:
     """The graph of one analysed file (cached on the context: it changes only with the text).
     `previous`: the context the file had before and its graph, to build from when the text
     changed inside one function body (`graph_after_edit`)."""
@@ -219,7 +260,7 @@ def file_graph(ctx: FileContext, path: str | None = None,
     return graph
 
 
-def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) -> FileGraph:
+def rebuilt_graph(ctx: FileFacts, base: FileGraph, rebuilt: frozenset[str]) -> FileGraph:
     """The graph of a file after an edit of one directive (directive_edit) changed only the
     structures named in `rebuilt`: "binding" (the marks are read anew) and "variants" (which
     edges a declare variant redirects on the device). The declarations, roots and references
@@ -251,7 +292,7 @@ def rebuilt_graph(ctx: FileContext, base: FileGraph, rebuilt: frozenset[str]) ->
     return graph
 
 
-def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: FileGraph) -> FileGraph | None:
+def graph_after_edit(ctx: FileFacts, path: str, old_ctx: FileFacts, old: FileGraph) -> FileGraph | None:
     """The graph of `ctx` built from `old` (the graph of `old_ctx`, whose text differs from
     `ctx`'s in one span inside the body of one C/C++ function): the references of that body are
     read again, every other edge is `old`'s, moved. The body's syntax and names must be the same
@@ -319,7 +360,7 @@ def graph_after_edit(ctx: FileContext, path: str, old_ctx: FileContext, old: Fil
     return graph
 
 
-def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, before: Span,
+def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, before: Span,
                                  body: Span) -> FileGraph | None:
     """The graph of `ctx`, made by procedure_edit from `old`'s context with nothing moved but
     the end of one function on its last line, and the program model to read that function's
@@ -358,7 +399,7 @@ def _graph_after_body_read_again(ctx: FileContext, path: str, old: FileGraph, be
     return graph
 
 
-def _graph_after_statement_read_again(ctx: FileContext, path: str, old: FileGraph, before: Span,
+def _graph_after_statement_read_again(ctx: FileFacts, path: str, old: FileGraph, before: Span,
                                       refs: list[Reference], unresolved: list[Reference]) -> FileGraph | None:
     """The graph of `ctx`, made by statement_edit from `old`'s context with one execution-part
     statement (`before`: its old span) read again, nothing else moved: `refs` and `unresolved`
@@ -423,7 +464,7 @@ def _function_body(root: tree_sitter.Node, start: int, end: int) -> Span | None:
 
 
 class _Builder:
-    def __init__(self, ctx: FileContext, graph: FileGraph) -> None:
+    def __init__(self, ctx: FileFacts, graph: FileGraph) -> None:
         self.ctx = ctx
         self.graph = graph
         self.model: FileModel = ctx.model
@@ -913,7 +954,7 @@ def _procedure_pointer(s: Symbol) -> bool:
 
 
 class _FortranBuilder(_Builder):
-    def __init__(self, ctx: FileContext, graph: FileGraph) -> None:
+    def __init__(self, ctx: FileFacts, graph: FileGraph) -> None:
         super().__init__(ctx, graph)
         from .variants_fortran import lookup, unit_of
         self.lookup = lookup

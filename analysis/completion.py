@@ -18,8 +18,8 @@ from .model import FUNCTION, VARIABLE
 from .records import dataclass
 
 if TYPE_CHECKING:
+    from .context import FileContext
     from .directives.schema import Since
-    from .rules import FileContext
 
 DIRECTIVE = "directive"
 CLAUSE = "clause"

@@ -14,8 +14,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from .context import FileContext
     from .directives.nodes import Expr
-    from .rules import FileContext
 
 _TOKEN = re.compile(r"""
     \s*(?:

@@ -18,7 +18,24 @@ from .records import dataclass, field
 from .syntax import Span
 
 if TYPE_CHECKING:
-    from .rules import FileContext
+    from typing import Protocol
+
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .model import FileModel
+    from .syntax import Document
+
+    class FileFacts(Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        @property
+        def directives(self) -> list[Directive]: ...
+        @property
+        def document(self) -> Document: ...
+        @property
+        def model(self) -> FileModel: ...
+        @property
+        def structure(self) -> Structure: ...
 
 DECLARE_TARGET = "declare target"
 BEGIN_DECLARE_TARGET = "begin declare target"
@@ -141,7 +158,7 @@ def _qualified(model: FileModel, name: str, offset: int) -> list[Symbol]:
             if s.name_span[0] < offset and (s.qualified == "::".join(parts) or s.qualified.endswith("::" + "::".join(parts)))]
 
 
-def bind(ctx: FileContext) -> Binding:
+def bind(ctx: FileFacts) -> Binding:
     out = Binding()
     model = ctx.model
     for i, d in enumerate(ctx.directives):
@@ -169,7 +186,7 @@ def nohost_marks_changed(old: Binding, new: Binding, i: int) -> bool:
     return any(m.device_type == "nohost" and any(s.name in names for s in m.symbols) for m in new.marks)
 
 
-def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:
+def rebind(old: Binding, ctx: FileFacts, i: int) -> Binding:
     """`bind` after declare target directive `i` (not a begin/end region's) was edited and kept its
     shape: its own marks read again, the others kept (directive_edit)."""
     own = _directive_marks(ctx, ctx.model, i, ctx.directives[i])
@@ -180,7 +197,7 @@ def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:
     return Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
 
 
-def bound_again(old: Binding, ctx: FileContext, i: int) -> Binding | None:
+def bound_again(old: Binding, ctx: FileFacts, i: int) -> Binding | None:
     """`bind` after the begin declare target directive `i` was edited (its device_type or
     indirect clause) and kept its shape: bound afresh. None when the marks of another directive
     changed with it (a nested region taking its device type from it): directive_edit then
@@ -196,7 +213,7 @@ def _facts(marks: list[Mark]) -> list[tuple]:
              m.indirect, m.explicit, m.span, m.region) for m in marks]
 
 
-def _directive_marks(ctx: FileContext, model: FileModel, i: int, d: Directive) -> list[Mark]:
+def _directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> list[Mark]:
     """The marks of one declare target directive's own lists (a begin region's come from `_bind_regions`)."""
     device_type, dt_explicit = device_type_of(d)
     indirect = indirect_of(d)
@@ -213,7 +230,7 @@ def _directive_marks(ctx: FileContext, model: FileModel, i: int, d: Directive) -
                  True, item.span) for kind, clause, item in explicit_lists(d)]
 
 
-def _bind_regions(ctx: FileContext, model: FileModel, out: Binding) -> None:
+def _bind_regions(ctx: FileFacts, model: FileModel, out: Binding) -> None:
     directives = ctx.directives
     for begin, end in sorted(ctx.structure.pairs.items()):
         d = directives[begin]

@@ -13,7 +13,7 @@ from .records import dataclass
 from .syntax import Language, Span
 
 if TYPE_CHECKING:
-    from .rules import FileContext
+    from .context import FileContext
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from .directives.traits import EXPR, SETS_BY_NAME, SelectorSpec, known_arch, kno
 from .syntax import Span
 
 if TYPE_CHECKING:
-    from .rules import FileContext
+    from .context import FileContext
 
 
 def _inside(span: Span | None, offset: int) -> bool:

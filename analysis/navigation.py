@@ -12,8 +12,8 @@ from .records import dataclass, field
 from .syntax import Span
 
 if TYPE_CHECKING:
+    from .context import FileContext
     from .propagation import DeviceGraph
-    from .rules import FileContext
 
 Location = tuple[str, Span]
 

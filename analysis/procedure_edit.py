@@ -46,11 +46,11 @@ from typing import TYPE_CHECKING
 
 from .check import AnalysisTrace, FileAnalysis, conclude
 from .construct_edit import EXTENDED, rules_inside
+from .context import FileContext
 from .directives.structure import association, c_structure_moved
 from .line_edit import LineEdit, Moved
 from .padding import Padding
 from .records import replace
-from .rules import FileContext
 from .syntax import Document, LineIndex, Span, parse_from, refresh_tree
 from .units.edits import touches_configuration
 

@@ -29,8 +29,19 @@ from .call_graph import PROGRAM_ENTITY, ROOT_PREFIX, FileGraph
 from .records import dataclass, field, replace
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .model import FileModel
+    from .units import Configuration
+
+    class FileFacts(Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        @property
+        def configuration(self) -> Configuration | None: ...
+        @property
+        def model(self) -> FileModel: ...
     from .compile_commands import CompileDatabase
-    from .rules import FileContext
 
 # Names every program defines, which link nothing (each program has its own).
 _UNLINKED = frozenset({"main", "c++:main"})
@@ -96,7 +107,7 @@ class Programs:
         return sa == sb or sa.startswith("header:") or sb.startswith("header:")
 
 
-def link_facts(graph: FileGraph, ctx: FileContext) -> LinkFacts:
+def link_facts(graph: FileGraph, ctx: FileFacts) -> LinkFacts:
     """What a file's graph says about its links (common blocks are every unit's own: no link)."""
     found = graph.__dict__.get("_link_facts")
     if found is not None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import heapq
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from .call_graph import (
@@ -43,7 +43,15 @@ from .records import dataclass, field
 from .syntax import Span
 
 if TYPE_CHECKING:
-    from .rules import FileContext
+    from typing import Protocol
+
+    from .call_graph import FileFacts as _CallGraphFacts
+    from .programs import FileFacts as _ProgramsFacts
+
+    class FileFacts(_CallGraphFacts, _ProgramsFacts, Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        ...
 
 SPEC = "spec"        # the spec's answer: implicit marks are device type any
 FLANG = "flang"      # what flang generates: nohost when reached only from device code
@@ -178,7 +186,7 @@ class DeviceGraph:
         self.files: dict[str, FileGraph] = {}
         self.entities: dict[str, Entity] = {}
         self.roots: dict[str, tuple[str, Root]] = {}           # root key -> (path, root)
-        self._contexts: dict[str, FileContext] = {}            # path -> the context last read (kept, not its
+        self._contexts: dict[str, FileFacts] = {}            # path -> the context last read (kept, not its
                                                                # id: a new context may reuse a freed one's id)
         self._raw: dict[str, FileGraph] = {}                    # path -> the file's own graph (call_graph)
         self._facts: dict[str, LinkFacts] = {}                  # path -> what it gives the partition
@@ -207,7 +215,7 @@ class DeviceGraph:
                                                                # positions (what hints and chains show)
 
     # -- input --------------------------------------------------------------------------------
-    def sync(self, contexts: dict[str, FileContext], in_build: Callable[[str], bool] | None = None) -> None:
+    def sync(self, contexts: Mapping[str, FileFacts], in_build: Callable[[str], bool] | None = None) -> None:
         """Bring the graph to these files: new or changed contexts are read, gone ones removed.
         `in_build`: whether a file is one the compile database lists (it decides which of several
         definitions a use links to; see programs.partition)."""
@@ -225,12 +233,12 @@ class DeviceGraph:
             # an empty graph: every file read, then propagated once (not once per file)
             self.rebuild()
 
-    def update(self, path: str, ctx: FileContext | None) -> None:
+    def update(self, path: str, ctx: FileFacts | None) -> None:
         """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
         self._take(path, ctx)
         self._install()
 
-    def _take(self, path: str, ctx: FileContext | None) -> None:
+    def _take(self, path: str, ctx: FileFacts | None) -> None:
         """Read one file's graph and link facts; `_install` puts it in the graph."""
         before, old = self._contexts.get(path), self._raw.get(path)
         previous = (before, old) if before is not None and old is not None else None
@@ -793,7 +801,7 @@ def _marks(graph: FileGraph | None) -> set[tuple[str, tuple[str, bool, bool, str
     return {(m.key, (m.device_type, m.link, m.indirect, m.how)) for m in graph.marks}
 
 
-def build(contexts: dict[str, FileContext], mode: str = SPEC) -> DeviceGraph:
+def build(contexts: Mapping[str, FileFacts], mode: str = SPEC) -> DeviceGraph:
     graph = DeviceGraph(mode)
     graph.sync(contexts)
     return graph

@@ -33,6 +33,7 @@ from bisect import bisect_left, bisect_right
 
 from .check import FileAnalysis, conclude
 from .construct_edit import EXTENDED, rules_inside
+from .context import FileContext
 from .directives.fortran_blocks import Statement, block_events, statements
 from .directives.structure import association
 from .line_edit import LineEdit, Moved
@@ -40,7 +41,6 @@ from .model import FileModel, Scope
 from .model_fortran import UNIT_KINDS
 from .padding import Padding
 from .records import replace
-from .rules import FileContext
 from .syntax import Document, Language, LineIndex, parse_from
 from .units.edits import touches_configuration
 

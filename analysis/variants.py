@@ -34,9 +34,29 @@ from .records import dataclass, field
 from .syntax import Span
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
+    from .c_types import TypeReader
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .model import FileModel
+    from .syntax import Document
+
+    class FileFacts(Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        @property
+        def c_types(self) -> TypeReader | None: ...
+        @property
+        def directives(self) -> list[Directive]: ...
+        @property
+        def document(self) -> Document: ...
+        @property
+        def model(self) -> FileModel: ...
+        @property
+        def structure(self) -> Structure: ...
     import tree_sitter
 
-    from .rules import FileContext
 
 DECLARE_VARIANT = "declare variant"
 BEGIN_DECLARE_VARIANT = "begin declare variant"
@@ -235,7 +255,7 @@ class Variants:
 
 # -- resolution ------------------------------------------------------------------------------
 
-def resolve(ctx: FileContext) -> Variants:
+def resolve(ctx: FileFacts) -> Variants:
     out = Variants()
     directives = ctx.directives
     if not any(d.name in VARIANT_DIRECTIVES for d in directives):
@@ -254,7 +274,7 @@ def resolve(ctx: FileContext) -> Variants:
     return out
 
 
-def resolved_again(old: Variants, ctx: FileContext, index: int) -> Variants:
+def resolved_again(old: Variants, ctx: FileFacts, index: int) -> Variants:
     """`old` (of the same program model and directive places) with the declare variant
     directive at `index` resolved anew: its contents changed, nothing the others read did
     (regions and region functions depend on begin/end directives alone)."""
@@ -274,7 +294,7 @@ def _record(i: int, d: Directive, out: Variants) -> VariantDirective:
                             adjust_args=d.clauses_named("adjust_args"), append_args=d.clause("append_args"))
 
 
-def _region_bases(ctx: FileContext, out: Variants) -> None:
+def _region_bases(ctx: FileFacts, out: Variants) -> None:
     """Each region function's base: the same name outside every region, with a type that fits."""
     types = out.types
     assert types is not None
@@ -291,7 +311,7 @@ def _region_bases(ctx: FileContext, out: Variants) -> None:
             out.region_functions.append(RegionFunction(s, region.begin, bases))
 
 
-def _regions(ctx: FileContext, out: Variants) -> None:
+def _regions(ctx: FileFacts, out: Variants) -> None:
     directives = ctx.directives
     pairs = sorted((b, e) for b, e in ctx.structure.pairs.items() if directives[b].name == BEGIN_DECLARE_VARIANT)
     stack: list[VariantRegion] = []
@@ -323,7 +343,7 @@ _TEMPLATE_ARGS = re.compile(r"<.*>$", re.DOTALL)
 
 
 class _Resolver:
-    def __init__(self, ctx: FileContext, out: Variants) -> None:
+    def __init__(self, ctx: FileFacts, out: Variants) -> None:
         self.ctx = ctx
         self.out = out
         self.model: FileModel = ctx.model

@@ -31,8 +31,30 @@ from .records import dataclass
 from .syntax import Span
 
 if TYPE_CHECKING:
-    from .directives.nodes import ContextSelector, Directive, ListItem
-    from .rules import FileContext
+    from typing import Protocol
+
+    from .directives.nodes import Directive
+    from .directives.structure import Structure
+    from .model import FileModel
+    from .syntax import Document
+    from .variants import Variants
+
+    class FileFacts(Protocol):
+        """What this pass reads of an analysed file (context.FileContext provides it; the pass
+        does not import the context, which builds the passes)."""
+        @property
+        def directives(self) -> list[Directive]: ...
+        @property
+        def document(self) -> Document: ...
+        @property
+        def model(self) -> FileModel: ...
+        @property
+        def structure(self) -> Structure: ...
+        @property
+        def variants(self) -> Variants: ...
+        def depends_on_words(self, *words: bytes) -> None: ...
+        def directives_named(self, *names: str) -> list[tuple[int, Directive]]: ...
+    from .directives.nodes import ContextSelector, ListItem
 
 DECLARE_VARIANT = "declare variant"
 SUBPROGRAMS = ("subroutine", "function")
@@ -190,7 +212,7 @@ def _in_module(modules: dict[str, Scope], name: str, key: str, seen: set[str]) -
     return [], certain
 
 
-def lookup(ctx: FileContext, key: str, scope: Scope) -> Lookup:
+def lookup(ctx: FileFacts, key: str, scope: Scope) -> Lookup:
     """The declarations `key` denotes in `scope`: local or host declarations, the subprogram's
     own name, use association of this file's modules, and entries of host subprograms."""
     model = ctx.model
@@ -226,7 +248,7 @@ def lookup(ctx: FileContext, key: str, scope: Scope) -> Lookup:
     return Lookup((), certain)
 
 
-def mentioned_as_procedure(ctx: FileContext, key: str, scope: Scope, skip: Iterable[Span]) -> bool:
+def mentioned_as_procedure(ctx: FileFacts, key: str, scope: Scope, skip: Iterable[Span]) -> bool:
     """`name(` or `call name` anywhere in the scoping unit outside `skip` (directives, the
     name's own declaration): such a use may make an undeclared or merely typed name an
     external procedure, which the model does not record as one."""
@@ -260,7 +282,7 @@ def _construct_set(selector: ContextSelector | None) -> tuple[tuple[str, str], .
     return out
 
 
-def _resolve(ctx: FileContext, index: int, d: Directive) -> Variant | None:
+def _resolve(ctx: FileFacts, index: int, d: Directive) -> Variant | None:
     items = d.argument or []
     if len(items) not in (1, 2) or any(i.name is None or not i.is_plain_name for i in items):
         return None
@@ -282,7 +304,7 @@ def _resolve(ctx: FileContext, index: int, d: Directive) -> Variant | None:
                    lookup(ctx, variant_item.name.lower(), scope), construct)  # type: ignore[union-attr]
 
 
-def variants(ctx: FileContext) -> list[Variant]:
+def variants(ctx: FileFacts) -> list[Variant]:
     """Every Fortran declare variant directive of the file, resolved (computed once)."""
     record_structure("variants", ctx.document)   # what ctx.variants is for C/C++ (directive_edit reads it)
     found = ctx.__dict__.get("_fortran_variants")
@@ -318,13 +340,13 @@ def leaf_traits(d: Directive) -> list[str]:
     return [CONSTRUCT_TRAITS[w] for w in d.name.split() if w in CONSTRUCT_TRAITS]
 
 
-def unknown_end(ctx: FileContext, d: Directive) -> int:
+def unknown_end(ctx: FileFacts, d: Directive) -> int:
     """A metadirective may stand for a construct around any code after it in its unit: its
     extent, as far as the context of a call goes, is the rest of the unit."""
     return ctx.model.scope_at(d.span[0]).span[1]
 
 
-def _construct_extents(ctx: FileContext) -> list[tuple[int, int, Directive]]:
+def _construct_extents(ctx: FileFacts) -> list[tuple[int, int, Directive]]:
     """(start, end, directive) of every executable construct of the file that adds a construct
     trait or is a target region (computed once)."""
     found = ctx.__dict__.get("_variant_extents")
@@ -351,7 +373,7 @@ def _construct_extents(ctx: FileContext) -> list[tuple[int, int, Directive]]:
     return found
 
 
-def lexical_context(ctx: FileContext, offset: int, unit: Scope) -> tuple[set[str], bool] | None:
+def lexical_context(ctx: FileFacts, offset: int, unit: Scope) -> tuple[set[str], bool] | None:
     """The construct traits of the constructs around `offset` inside `unit`, innermost first up
     to and including a target construct; and whether a target construct closed the list.
     None when a construct whose traits are not known from its name (a metadirective) is around."""
@@ -367,7 +389,7 @@ def lexical_context(ctx: FileContext, offset: int, unit: Scope) -> tuple[set[str
     return traits, False
 
 
-def source_names(ctx: FileContext, span: Span) -> Iterator[tuple[str, Span]]:
+def source_names(ctx: FileFacts, span: Span) -> Iterator[tuple[str, Span]]:
     """The names in an expression of a directive (lower case, with their source spans):
     not components, keyword-argument names, operators, literals or kind suffixes."""
     src = ctx.document.source
@@ -389,7 +411,7 @@ def source_names(ctx: FileContext, span: Span) -> Iterator[tuple[str, Span]]:
         yield m.group(0).decode("ascii", "replace").lower(), (span[0] + m.start(), span[0] + m.end())
 
 
-def not_c_ptr(ctx: FileContext, scope: Scope, sym: Symbol) -> str | None:
+def not_c_ptr(ctx: FileFacts, scope: Scope, sym: Symbol) -> str | None:
     """The type of a dummy argument when it is certainly not type(c_ptr): its type declaration
     names an intrinsic type or a derived type declared in this file. None otherwise."""
     def defined_here(name: str) -> bool:

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from ..constants import constant_value
+from ..context import FileContext
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives import tables, traits
 from ..directives.nodes import (
@@ -24,7 +25,7 @@ from ..directives.nodes import (
 )
 from ..directives.parser import looks_like_macro, suggest, version_text
 from ..syntax import Language, Span
-from . import FileContext, rule
+from .registry import rule
 
 SELECTOR_DIRECTIVES = frozenset({"declare variant", "begin declare variant", "metadirective", "begin metadirective"})
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
+from ..context import FileContext
 from ..declare_target import (
     BEGIN_DECLARE_TARGET,
     DECLARE_TARGET,
@@ -32,7 +33,7 @@ from ..model import (
     Symbol,
 )
 from ..syntax import Language
-from . import FileContext, rule
+from .registry import rule
 
 _NAMEABLE_SCOPES = frozenset({"file", "namespace", "class"})   # where what a declare target list names lives
 

@@ -12,6 +12,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..context import FileContext, WorkspaceContext
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..model import (
     AUTOMATIC,
@@ -31,7 +32,7 @@ from ..model import (
 )
 from ..model_fortran import implicit_none, saves_all
 from ..syntax import Language
-from . import FileContext, WorkspaceContext, rule, workspace_rule
+from .registry import rule, workspace_rule
 
 if TYPE_CHECKING:
     from ..declare_target import Mark

@@ -13,6 +13,7 @@ import re
 from collections.abc import Iterator
 
 from ..constants import constant_value
+from ..context import FileContext, quietly
 from ..diagnostics import Finding, Fix, Related
 from ..directives import traits
 from ..directives.nodes import (
@@ -55,7 +56,7 @@ from ..variants import (
     selector_of,
     types_is_function,
 )
-from . import FileContext, quietly, rule
+from .registry import rule
 
 # Clauses `begin declare variant` takes (OMP311).
 BEGIN_CLAUSES = frozenset({"match"})

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from ..call_graph import USE
+from ..context import FileContext
 from ..diagnostics import Finding, Related
 from ..model import (
     ENTRY,
@@ -39,7 +40,7 @@ from ..variants_fortran import (
     unit_of,
     variants,
 )
-from . import FileContext, rule
+from .registry import rule
 
 _NOT_A_SPECIFIC = {
     GENERIC: ("a generic name", "name one of its specific procedures instead"),

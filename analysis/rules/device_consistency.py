@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
+from ..context import WorkspaceContext
 from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..diagnostics import Finding, Fix, Related
 from ..propagation import DeviceGraph, Entity, Step, describe_chain
 from ..syntax import Language
-from . import WorkspaceContext, workspace_rule
+from .registry import workspace_rule
 
 if TYPE_CHECKING:
     from ..model import Symbol

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
 from ..c_types import declarator_name
+from ..context import FileContext
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.lexer import tokenize
 from ..directives.nodes import Directive, ListItem
@@ -19,7 +20,7 @@ from ..directives.structure import is_delimited_declare_target
 from ..model import FUNCTION, TYPE, VARIABLE, Symbol
 from ..syntax import Language
 from ..units.translation import is_header
-from . import FileContext, rule
+from .registry import rule
 
 if TYPE_CHECKING:
     import tree_sitter

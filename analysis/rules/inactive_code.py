@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..context import FileContext
 from ..diagnostics import Finding, Related
-from . import FileContext, rule
+from .registry import rule
 
 _WHERE = ("-D{name} in the file's command in compile_commands.json, -D {name} on omp-lsp --check, "
           "or 'defines' in .omp-lsp.toml")

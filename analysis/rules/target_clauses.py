@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 
 from ..c_types import ARITHMETIC_TYPEDEFS
 from ..constants import constant_value
+from ..context import FileContext
 from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.nodes import Clause, Directive, Expr, ListItem
 from ..directives.parser import allowed_in
@@ -22,7 +23,7 @@ from ..directives.schema import DirectiveSpec
 from ..directives.tables import DIRECTIVES
 from ..model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
 from ..syntax import Language, Span
-from . import FileContext, rule
+from .registry import rule
 
 if TYPE_CHECKING:
     import tree_sitter

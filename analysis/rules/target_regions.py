@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
+from ..context import FileContext, quietly
 from ..declare_target import NOHOST_MARKS
 from ..diagnostics import Finding, Fix, Related
 from ..directives.nodes import record_structure
@@ -31,7 +32,7 @@ from ..regions import (
     device_ancestor,
 )
 from ..syntax import Language
-from . import FileContext, quietly, rule
+from .registry import rule
 
 if TYPE_CHECKING:
     from ..declare_target import Binding, Mark

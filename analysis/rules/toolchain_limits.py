@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from ..context import WorkspaceContext
 from ..device_limits import REJECTED
 from ..diagnostics import Finding
-from . import WorkspaceContext, workspace_rule
+from .registry import workspace_rule
 
 
 @workspace_rule("OMP505")
