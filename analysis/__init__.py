@@ -12,16 +12,17 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from .check import FileAnalysis, analyze
-    from .diagnostics import CATALOGUE, Finding, Severity
-    from .options import Options
-    from .syntax import Document, Language, language_for_id, language_for_path
+    from .syntax.diagnostics import CATALOGUE, Finding, Severity
+    from .syntax.document import Document, Language, language_for_id, language_for_path
+    from .syntax.options import Options
 
 # Where each name of the package's interface lives. Imported on first use (PEP 562), so that a
 # program reading one submodule (`omp-lsp run` reads compile_commands and syntax) does not load
 # the rules and the program model too.
-_HOMES = {"FileAnalysis": "check", "analyze": "check", "CATALOGUE": "diagnostics", "Finding": "diagnostics",
-          "Severity": "diagnostics", "Options": "options", "Document": "syntax", "Language": "syntax",
-          "language_for_id": "syntax", "language_for_path": "syntax"}
+_HOMES = {"FileAnalysis": "check", "analyze": "check", "CATALOGUE": "syntax.diagnostics",
+          "Finding": "syntax.diagnostics", "Severity": "syntax.diagnostics", "Options": "syntax.options",
+          "Document": "syntax.document", "Language": "syntax.document", "language_for_id": "syntax.document",
+          "language_for_path": "syntax.document"}
 
 __all__ = ["CATALOGUE", "Document", "FileAnalysis", "Finding", "Language", "Options", "Severity", "analyze",
            "language_for_id", "language_for_path"]

@@ -14,11 +14,11 @@ from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
 from .check import FileAnalysis, analyze
-from .compile_commands import CompileDatabase, CompileEntry
-from .context import FileContext
-from .options import Options
-from .records import dataclass, field, replace
-from .syntax import Document, Language
+from .semantics.context import FileContext
+from .syntax.compile_commands import CompileDatabase, CompileEntry
+from .syntax.document import Document, Language
+from .syntax.options import Options
+from .syntax.records import dataclass, field, replace
 from .units import Includer, Unit
 from .units.commands import command_language, entry_environment, extended
 from .units.configuration import Environment

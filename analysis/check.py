@@ -4,14 +4,10 @@ from __future__ import annotations
 import re
 from collections.abc import Generator
 
-from .diagnostics import SUPERSEDES, Finding
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
 from .directives.source import extract
 from .directives.structure import Structure, analyse_structure
-from .fixes import tidy
-from .options import Options
-from .records import dataclass, field, replace
 from .rules import (
     FileContext,
     Rule,
@@ -21,7 +17,11 @@ from .rules import (
     drain,
     rule_steps,
 )
-from .syntax import Document, Language, Span, parse_from
+from .syntax.diagnostics import SUPERSEDES, Finding
+from .syntax.document import Document, Language, Span, parse_from
+from .syntax.fixes import tidy
+from .syntax.options import Options
+from .syntax.records import dataclass, field, replace
 from .units import Configuration, Unit, prepare
 
 

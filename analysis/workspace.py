@@ -7,11 +7,7 @@ from __future__ import annotations
 
 from .builds import Build, analyze_files
 from .check import FileAnalysis, Succession, finish
-from .compile_commands import CompileDatabase
 from .directives.nodes import STRUCTURES, renamed
-from .options import Options
-from .propagation import DeviceGraph, DeviceRow, FileGraph
-from .records import dataclass, replace
 from .rules import (
     WORKSPACE_GRAPH,
     FileContext,
@@ -22,7 +18,11 @@ from .rules import (
     group_by_file,
     run_workspace_rule,
 )
-from .syntax import Document
+from .semantics.propagation import DeviceGraph, DeviceRow, FileGraph
+from .syntax.compile_commands import CompileDatabase
+from .syntax.document import Document
+from .syntax.options import Options
+from .syntax.records import dataclass, replace
 
 
 def workspace_context(analyses: dict[str, FileAnalysis], options: Options | None = None,

@@ -113,7 +113,7 @@ class Server:
             self.request("shutdown", {}, timeout=30)
             self.notify("exit", {})
             self.proc.wait(timeout=30)
-        except Exception:   # noqa: BLE001 - the bench's figures are printed already
+        except Exception:
             self.proc.kill()
 
 

@@ -32,12 +32,12 @@ import sys
 import time
 from pathlib import Path
 
-from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import analyze
-from omp_lsp.analysis.options import Options
-from omp_lsp.analysis.propagation import DeviceGraph
-from omp_lsp.analysis.records import dataclass, field
-from omp_lsp.analysis.syntax import Document, Language
+from omp_lsp.analysis.semantics.call_graph import file_graph
+from omp_lsp.analysis.semantics.propagation import DeviceGraph
+from omp_lsp.analysis.syntax.document import Document, Language
+from omp_lsp.analysis.syntax.options import Options
+from omp_lsp.analysis.syntax.records import dataclass, field
 
 GOAL_MS = 50.0
 STRESS = ("mark", "driver", "new-proc", "delete-proc")

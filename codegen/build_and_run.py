@@ -17,8 +17,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from omp_lsp.analysis.compile_commands import include_dirs
-from omp_lsp.analysis.records import dataclass, field
+from omp_lsp.analysis.syntax.compile_commands import include_dirs
+from omp_lsp.analysis.syntax.records import dataclass, field
 
 from .link_errors import device_link_diagnostics
 from .offload_entries import offload_entries

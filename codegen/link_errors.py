@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .places import analyse, diagnostic, position
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.model import FileModel, Reference, Symbol
+    from omp_lsp.analysis.model.file_model import FileModel, Reference, Symbol
     from omp_lsp.analysis.rules import FileContext
 
 _GNU_LD = re.compile(r"in function [`'‘](?P<function>[^'’(]+)(?:\([^)]*\))?['’]:\n[^\n]*undefined reference to "
@@ -102,7 +102,7 @@ def _declaration(model: FileModel, name: str) -> Symbol | None:
 def _device_code(context: FileContext, source: str) -> Callable[[Reference], bool]:
     """Whether a reference is in device code: in a target region, or in a procedure that runs on
     the device (declare target, or implied by the propagation of device types)."""
-    from omp_lsp.analysis.propagation import build
+    from omp_lsp.analysis.semantics.propagation import build
     graph = build({source: context})
     keys = graph.files[source].keys
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.model import FileModel
+    from omp_lsp.analysis.model.file_model import FileModel
     from omp_lsp.analysis.rules import FileContext
-    from omp_lsp.analysis.syntax import Document
+    from omp_lsp.analysis.syntax.document import Document
 
 
 def analyse(source: str) -> tuple[Document, FileContext] | None:
@@ -15,7 +15,7 @@ def analyse(source: str) -> tuple[Document, FileContext] | None:
     file (None: not a language omp-lsp reads)."""
     from omp_lsp.analysis.check import analysis_steps
     from omp_lsp.analysis.rules import drain
-    from omp_lsp.analysis.syntax import Document, language_for_path
+    from omp_lsp.analysis.syntax.document import Document, language_for_path
     language = language_for_path(source)
     if language is None:
         return None

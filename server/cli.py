@@ -14,12 +14,12 @@ from typing import Any, NoReturn
 
 from omp_lsp.analysis.builds import Build, analyze_files
 from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.compile_commands import CompileDatabase
-from omp_lsp.analysis.device_limits import UNSUPPORTED
-from omp_lsp.analysis.diagnostics import Severity
-from omp_lsp.analysis.options import PROPAGATION_MODES, Options
-from omp_lsp.analysis.records import dataclass, field
-from omp_lsp.analysis.syntax import Document, language_for_path
+from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
+from omp_lsp.analysis.syntax.device_limits import UNSUPPORTED
+from omp_lsp.analysis.syntax.diagnostics import Severity
+from omp_lsp.analysis.syntax.document import Document, language_for_path
+from omp_lsp.analysis.syntax.options import PROPAGATION_MODES, Options
+from omp_lsp.analysis.syntax.records import dataclass, field
 from omp_lsp.analysis.workspace import cross_file
 from omp_lsp.server.config import (
     DEFAULT_MAX_FILE_MB,
@@ -125,7 +125,7 @@ def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], Com
     """The files that form the program with the given ones (compile_commands.json) and the
     database's OpenMP version. Database files outside the given paths are read for the
     cross-file rules and propagation only."""
-    from omp_lsp.analysis.compile_commands import (
+    from omp_lsp.analysis.syntax.compile_commands import (
         CompileCommandsError,
         find_compile_commands,
         load_compile_commands,

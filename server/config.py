@@ -16,11 +16,11 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from omp_lsp.analysis.compile_commands import folders_upwards
-from omp_lsp.analysis.device_limits import UNSUPPORTED
-from omp_lsp.analysis.diagnostics import CATALOGUE, Severity
-from omp_lsp.analysis.options import PROPAGATION_MODES, Options, parse_version
-from omp_lsp.analysis.records import dataclass, field, replace
+from omp_lsp.analysis.syntax.compile_commands import folders_upwards
+from omp_lsp.analysis.syntax.device_limits import UNSUPPORTED
+from omp_lsp.analysis.syntax.diagnostics import CATALOGUE, Severity
+from omp_lsp.analysis.syntax.options import PROPAGATION_MODES, Options, parse_version
+from omp_lsp.analysis.syntax.records import dataclass, field, replace
 
 PROJECT_FILES = (".omp-lsp.toml", "pyproject.toml")
 DEFAULT_MAX_FILE_MB = 10.0   # files larger than this are skipped (--max-file-size, the workspace index)

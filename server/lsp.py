@@ -23,14 +23,14 @@ from typing import Any, Final, TypeVar
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
-from omp_lsp.analysis.compile_commands import CompileDatabase
-from omp_lsp.analysis.diagnostics import Finding, Severity
-from omp_lsp.analysis.incremental import PositionLog, anchors, moved
-from omp_lsp.analysis.options import Options
-from omp_lsp.analysis.padding import pad
-from omp_lsp.analysis.programs import in_build_of
-from omp_lsp.analysis.propagation import DeviceGraph
-from omp_lsp.analysis.syntax import Document, Encoding, Span
+from omp_lsp.analysis.incremental.positions import PositionLog, anchors, moved
+from omp_lsp.analysis.semantics.programs import in_build_of
+from omp_lsp.analysis.semantics.propagation import DeviceGraph
+from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
+from omp_lsp.analysis.syntax.diagnostics import Finding, Severity
+from omp_lsp.analysis.syntax.document import Document, Encoding, Span
+from omp_lsp.analysis.syntax.options import Options
+from omp_lsp.analysis.syntax.padding import pad
 from omp_lsp.analysis.units.headers import Headers
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
 from omp_lsp.server.config import Config, apply

@@ -16,12 +16,12 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from omp_lsp.analysis import procedure_edit, statement_edit
 from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.directive_edit import reanalyse
-from omp_lsp.analysis.incremental import PositionLog, inert_edit
-from omp_lsp.analysis.padding import Padding
-from omp_lsp.analysis.syntax import ByteEdit, Document, Span
+from omp_lsp.analysis.incremental import procedure_edit, statement_edit
+from omp_lsp.analysis.incremental.directive_edit import reanalyse
+from omp_lsp.analysis.incremental.positions import PositionLog, inert_edit
+from omp_lsp.analysis.syntax.document import ByteEdit, Document, Span
+from omp_lsp.analysis.syntax.padding import Padding
 
 MAX_LOGGED_EDITS = 64   # then the next edit is analysed afresh: moving positions costs per edit
 

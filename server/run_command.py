@@ -12,14 +12,14 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from omp_lsp.analysis.compile_commands import (
+from omp_lsp.analysis.syntax.compile_commands import (
     CompileCommandsError,
     CompileEntry,
     build_flags,
     find_compile_commands,
     load_compile_commands,
 )
-from omp_lsp.analysis.syntax import Language, language_for_path
+from omp_lsp.analysis.syntax.document import Language, language_for_path
 from omp_lsp.codegen.build_and_run import Report, build_and_run
 from omp_lsp.codegen.toolchains import discover, pick
 

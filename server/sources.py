@@ -5,7 +5,7 @@ import fnmatch
 import os
 from collections.abc import Sequence
 
-from omp_lsp.analysis.syntax import (
+from omp_lsp.analysis.syntax.document import (
     SOURCE_EXTENSIONS,
     Document,
     decode_source,

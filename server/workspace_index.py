@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import analyze
-from omp_lsp.analysis.syntax import Document
+from omp_lsp.analysis.syntax.document import Document
 from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
 from omp_lsp.server.sources import (
     UnreadableDirectory,
@@ -22,9 +22,9 @@ from pygls.uris import to_fs_path
 
 if TYPE_CHECKING:
     from omp_lsp.analysis.check import FileAnalysis
-    from omp_lsp.analysis.compile_commands import CompileDatabase
-    from omp_lsp.analysis.options import Options
-    from omp_lsp.analysis.syntax import Language
+    from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
+    from omp_lsp.analysis.syntax.document import Language
+    from omp_lsp.analysis.syntax.options import Options
     from omp_lsp.analysis.units import Unit
     from omp_lsp.server.config import Config
     from omp_lsp.server.open_documents import OpenDocument
@@ -143,7 +143,7 @@ class WorkspaceIndex(_Server):
             await asyncio.shield(self.index_task)
 
     def load_compile_commands(self, roots: list[str]) -> None:
-        from omp_lsp.analysis.compile_commands import (
+        from omp_lsp.analysis.syntax.compile_commands import (
             CompileCommandsError,
             find_compile_commands,
             load_compile_commands,

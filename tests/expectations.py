@@ -26,9 +26,9 @@ from pathlib import Path
 
 from omp_lsp.analysis import Document, FileAnalysis, Options, language_for_path
 from omp_lsp.analysis.builds import Build
-from omp_lsp.analysis.compile_commands import FILE_NAME, load_compile_commands
-from omp_lsp.analysis.options import parse_version
-from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
+from omp_lsp.analysis.syntax.compile_commands import FILE_NAME, load_compile_commands
+from omp_lsp.analysis.syntax.document import SOURCE_EXTENSIONS
+from omp_lsp.analysis.syntax.options import parse_version
 from omp_lsp.analysis.workspace import analyze_workspace
 
 _EXPECT = re.compile(r"(?://|!)\s*expect(-next-line)?:\s*((?:OMP\d{3}\s*)+)")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 from expectations import BUILD_CODES, build_with, built, expected
-from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS, language_for_path
+from omp_lsp.analysis.syntax.document import SOURCE_EXTENSIONS, language_for_path
 from omp_lsp.codegen.build_and_run import build_and_run
 from omp_lsp.codegen.toolchains import discover, pick
 from omp_lsp.server.run_command import LANGUAGES

@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
-from omp_lsp.analysis.compile_commands import (
+from omp_lsp.analysis.syntax.compile_commands import (
     CompileCommandsError,
     CompileDatabase,
     CompileEntry,

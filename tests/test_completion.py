@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.completion import complete
+from omp_lsp.analysis.ide.completion import complete
 
 
 def items(text: str, language: Language = Language.C, version: int = 51) -> list[tuple[str, str]]:

@@ -5,7 +5,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from omp_lsp.analysis.diagnostics import Severity
+from omp_lsp.analysis.syntax.diagnostics import Severity
 from omp_lsp.server.config import (
     Config,
     apply,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 from omp_lsp.analysis import Document, Language, Options, Severity, analyze
-from omp_lsp.analysis.diagnostics import Finding, Fix
 from omp_lsp.analysis.directives import traits
+from omp_lsp.analysis.syntax.diagnostics import Finding, Fix
 
 C, CPP, F, FIXED = Language.C, Language.CPP, Language.FORTRAN, Language.FORTRAN_FIXED
 CODES = frozenset(f"OMP{n}" for n in range(351, 363))

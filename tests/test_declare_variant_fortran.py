@@ -9,8 +9,8 @@ from omp_lsp.analysis.directives.source import extract
 from omp_lsp.analysis.directives.structure import analyse_structure
 from omp_lsp.analysis.rules import FileContext
 from omp_lsp.analysis.rules import declare_variant_fortran as rules
-from omp_lsp.analysis.syntax import Language
-from omp_lsp.analysis.variants_fortran import source_names, variants
+from omp_lsp.analysis.semantics.variants_fortran import source_names, variants
+from omp_lsp.analysis.syntax.document import Language
 
 CODES = {"OMP302", "OMP305", "OMP306", "OMP309", "OMP310", "OMP313", "OMP314", "OMP315", "OMP316"}
 RULES = [rules.variant_not_a_procedure, rules.variant_is_the_base, rules.variant_is_a_base,

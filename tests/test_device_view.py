@@ -3,7 +3,7 @@ the cursor, and "mark explicitly" in C (each OpenMP version's spelling) and Fort
 from __future__ import annotations
 
 from omp_lsp.analysis import Document, Language, Options
-from omp_lsp.analysis.device_view import entity_at, hints, mark_fix
+from omp_lsp.analysis.ide.device_view import entity_at, hints, mark_fix
 from omp_lsp.analysis.workspace import analyze_workspace, workspace_context
 
 C = """\

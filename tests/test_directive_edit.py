@@ -13,13 +13,13 @@ from expectations import options_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
-from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
-from omp_lsp.analysis.directive_edit import reanalyse
-from omp_lsp.analysis.padding import PAD, Padding, pad
-from omp_lsp.analysis.propagation import DeviceGraph
+from omp_lsp.analysis.incremental.directive_edit import reanalyse
 from omp_lsp.analysis.rules import Rule, drain, iter_rules, run_rule
-from omp_lsp.analysis.syntax import language_for_path
+from omp_lsp.analysis.semantics.call_graph import file_graph
+from omp_lsp.analysis.semantics.propagation import DeviceGraph
+from omp_lsp.analysis.syntax.document import language_for_path
+from omp_lsp.analysis.syntax.padding import PAD, Padding, pad
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file, cross_file_again
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
@@ -222,7 +222,8 @@ def test_padding_maps_offsets_both_ways() -> None:
 def test_typing_in_a_target_directive_re_runs_only_the_rules_that_read_that_clause(monkeypatch) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
     from check_speed import C_UNIT, generate
-    from omp_lsp.analysis import directive_edit, rules
+    from omp_lsp.analysis import rules
+    from omp_lsp.analysis.incremental import directive_edit
 
     padded, padding = pad(generate(C_UNIT, 600).encode(), Language.C)
     analysis = _analysis(padded, Language.C, Options())

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.directive_hover import describe
+from omp_lsp.analysis.ide.directive_hover import describe
 
 C = """\
 int x;

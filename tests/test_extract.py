@@ -7,9 +7,8 @@ logical body maps back to the same byte in the source.
 from __future__ import annotations
 
 import pytest
-
 from omp_lsp.analysis.directives.source import RawDirective, extract
-from omp_lsp.analysis.syntax import Document, Language
+from omp_lsp.analysis.syntax.document import Document, Language
 
 C, CPP, FREE, FIXED = Language.C, Language.CPP, Language.FORTRAN, Language.FORTRAN_FIXED
 

@@ -5,9 +5,9 @@ from pathlib import Path
 
 import pytest
 from expectations import BUILD_CODES, actual, analysed, describe, expected
-from omp_lsp.analysis.diagnostics import CATALOGUE
 from omp_lsp.analysis.rules import iter_rules
-from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
+from omp_lsp.analysis.syntax.diagnostics import CATALOGUE
+from omp_lsp.analysis.syntax.document import SOURCE_EXTENSIONS
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = sorted(p for p in (ROOT / "tests" / "fixtures").rglob("*") if p.suffix in SOURCE_EXTENSIONS)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 from omp_lsp.analysis import Document, Language
-from omp_lsp.analysis.options import Options
+from omp_lsp.analysis.syntax.options import Options
 from omp_lsp.analysis.workspace import device_map
 
 PROGRAMS = sorted((Path(__file__).resolve().parent / "flang_programs").glob("*.f90"))

@@ -9,10 +9,10 @@ from pathlib import Path
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
-from omp_lsp.analysis.call_graph import FileGraph, file_graph, graph_after_edit
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
 from omp_lsp.analysis.rules import drain
-from omp_lsp.analysis.syntax import language_for_path
+from omp_lsp.analysis.semantics.call_graph import FileGraph, file_graph, graph_after_edit
+from omp_lsp.analysis.syntax.document import language_for_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))
 from check_speed import C_UNIT, generate

@@ -6,7 +6,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.syntax import TextEdit
+from omp_lsp.analysis.syntax.document import TextEdit
 from test_syntax import assert_same_as_fresh_parse
 
 C_PIECES = ["#pragma omp target map(tofrom: a[0:n])\n", "#pragma omp declare target\n",

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
-from omp_lsp.analysis.incremental import (
+from omp_lsp.analysis.incremental.positions import (
     PositionLog,
     anchors,
     carries,
@@ -17,7 +17,7 @@ from omp_lsp.analysis.incremental import (
     moved,
     touches,
 )
-from omp_lsp.analysis.syntax import ByteEdit, TextEdit
+from omp_lsp.analysis.syntax.document import ByteEdit, TextEdit
 from omp_lsp.analysis.workspace import analyze_workspace
 
 C_PIECES = ["#pragma omp target map(tofrom: a[0:n]) thread_limit(-1)\n", "int a[8];\n", "int x;\n",

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from omp_lsp.analysis.directives.lexer import tokenize
 
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 
 import pytest
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.model import (
+from omp_lsp.analysis.model.file_model import (
     AUTOMATIC,
     FIELD,
     FUNCTION,

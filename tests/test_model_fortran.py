@@ -5,7 +5,7 @@ import time
 
 import pytest
 from omp_lsp.analysis import Document, analyze
-from omp_lsp.analysis.model import (
+from omp_lsp.analysis.model.file_model import (
     AUTOMATIC,
     COMMON,
     ENTRY,
@@ -21,7 +21,7 @@ from omp_lsp.analysis.model import (
     Scope,
     Symbol,
 )
-from omp_lsp.analysis.syntax import Language
+from omp_lsp.analysis.syntax.document import Language
 
 
 def model_of(text: str, language: Language = Language.FORTRAN) -> tuple[FileModel, bytes]:
@@ -334,7 +334,7 @@ end subroutine work{i}
     result = analyze(document)
     assert result.context is not None
     start = time.perf_counter()
-    from omp_lsp.analysis.model_fortran import build_fortran_model
+    from omp_lsp.analysis.model.model_fortran import build_fortran_model
     model = build_fortran_model(document, result.directives, result.structure)
     elapsed = time.perf_counter() - start
     assert model.complete and len([s for s in model.root.children if s.kind == "subroutine"]) == 900

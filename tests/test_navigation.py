@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from omp_lsp.analysis import Document, Language, Options
-from omp_lsp.analysis.navigation import definition, name_at, outline, references
+from omp_lsp.analysis.ide.navigation import definition, name_at, outline, references
 from omp_lsp.analysis.workspace import analyze_workspace, workspace_context
 
 A = """\

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import pytest
-
 from omp_lsp.analysis import Document, Language, Options, analyze
 from omp_lsp.analysis.directives import parser
 
@@ -56,7 +55,7 @@ def test_cache_results_are_independent_copies() -> None:
     parser._cache.clear()
     src = "void f(void) {\n#pragma omp parallel privte(x)\n  {}\n#pragma omp parallel privte(x)\n  {}\n}\n"
     result = analyze(Document(src, Language.C), Options(severity={"OMP002": __import__(
-        "omp_lsp.analysis.diagnostics", fromlist=["Severity"]).Severity.WARNING}))
+        "omp_lsp.analysis.syntax.diagnostics", fromlist=["Severity"]).Severity.WARNING}))
     again = analyze(Document(src, Language.C))
     assert [f.effective_severity.label for f in result.findings] == ["warning", "warning"]
     assert [f.effective_severity.label for f in again.findings] == ["error", "error"]

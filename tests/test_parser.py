@@ -10,11 +10,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import pytest
-
 from omp_lsp.analysis import Document, Language, Options, Severity, analyze
-from omp_lsp.analysis.diagnostics import Finding
 from omp_lsp.analysis.directives import tables
 from omp_lsp.analysis.directives.nodes import Clause, Directive, ListItem
+from omp_lsp.analysis.syntax.diagnostics import Finding
 
 C, CPP = Language.C, Language.CPP
 SYNTAX = frozenset({"OMP001", "OMP002", "OMP003", "OMP004", "OMP005", "OMP007", "OMP009"})

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from omp_lsp.analysis import Document, Language, Options, analyze
 from omp_lsp.analysis.directives import tables
 from omp_lsp.analysis.directives.schema import VERSIONS

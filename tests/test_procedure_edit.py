@@ -13,13 +13,13 @@ from expectations import options_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Language, Options
-from omp_lsp.analysis.call_graph import file_graph
 from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.directive_edit import reanalyse as directive_reanalyse
-from omp_lsp.analysis.padding import Padding, pad
-from omp_lsp.analysis.procedure_edit import reanalyse
-from omp_lsp.analysis.propagation import DeviceGraph
-from omp_lsp.analysis.syntax import language_for_path
+from omp_lsp.analysis.incremental.directive_edit import reanalyse as directive_reanalyse
+from omp_lsp.analysis.incremental.procedure_edit import reanalyse
+from omp_lsp.analysis.semantics.call_graph import file_graph
+from omp_lsp.analysis.semantics.propagation import DeviceGraph
+from omp_lsp.analysis.syntax.document import language_for_path
+from omp_lsp.analysis.syntax.padding import Padding, pad
 from omp_lsp.analysis.workspace import CrossFileTrace
 from test_directive_edit import (
     PATH,

@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from omp_lsp.analysis import Document, Language
-from omp_lsp.analysis.programs import LinkFacts, partition, relinked
-from omp_lsp.analysis.propagation import DeviceRow
+from omp_lsp.analysis.semantics.programs import LinkFacts, partition, relinked
+from omp_lsp.analysis.semantics.propagation import DeviceRow
 from omp_lsp.analysis.workspace import analyze_workspace, device_map, workspace_context
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "workspaces"

@@ -13,7 +13,8 @@ from pathlib import Path
 import pytest
 from expectations import options_of, toolchains_of
 from omp_lsp.analysis import Document, Options, analyze, language_for_path
-from omp_lsp.analysis.propagation import (
+from omp_lsp.analysis.rules import FileContext
+from omp_lsp.analysis.semantics.propagation import (
     FLANG,
     SPEC,
     DeviceGraph,
@@ -21,7 +22,6 @@ from omp_lsp.analysis.propagation import (
     build,
     describe_chain,
 )
-from omp_lsp.analysis.rules import FileContext
 from omp_lsp.analysis.workspace import analyze_workspace, device_map
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.propagation import FLANG, SPEC, DeviceGraph, build
+from omp_lsp.analysis.semantics.propagation import FLANG, SPEC, DeviceGraph, build
 
 C_PIECES = [
     "void f(void);\n", "void g(void);\n", "void h(void);\n", "int x;\n", "static int y = 1;\n",

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from expectations import analysis_of, options_of, workspace_of
 from omp_lsp.analysis import Document, analyze
-from omp_lsp.analysis.diagnostics import Finding, Fix
+from omp_lsp.analysis.syntax.diagnostics import Finding, Fix
 from omp_lsp.analysis.workspace import analyze_workspace
 from test_fixtures import FIXTURES
 

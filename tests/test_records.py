@@ -2,8 +2,7 @@
 from __future__ import annotations
 
 import pytest
-
-from omp_lsp.analysis.records import FrozenInstanceError, dataclass, field, fields, replace
+from omp_lsp.analysis.syntax.records import FrozenInstanceError, dataclass, field, fields, replace
 
 
 @dataclass
@@ -53,7 +52,7 @@ def test_replace_and_fields() -> None:
 
 
 def test_deferred_field_is_computed_once_on_first_read() -> None:
-    from omp_lsp.analysis.records import dataclass, deferred
+    from omp_lsp.analysis.syntax.records import dataclass, deferred
 
     @dataclass
     class R:

@@ -3,7 +3,7 @@ the code beside a nested teams construct."""
 from __future__ import annotations
 
 from omp_lsp.analysis import Document, Language, analyze
-from omp_lsp.analysis.regions import Regions, analyse_regions
+from omp_lsp.analysis.model.regions import Regions, analyse_regions
 
 
 def regions(src: str, language: Language = Language.C) -> Regions:

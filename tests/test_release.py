@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from omp_lsp.analysis import Document, Options
 from omp_lsp.analysis.check import analyze
-from omp_lsp.analysis.syntax import language_for_path
+from omp_lsp.analysis.syntax.document import language_for_path
 from omp_lsp.analysis.workspace import cross_file
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.syntax import TextEdit
+from omp_lsp.analysis.syntax.document import TextEdit
 
 PIECES = [
     "#pragma omp ", "!$omp ", "c$omp ", "_Pragma(\"omp ", "\\\n", "&\n", "!$omp& ", "\n", " ", "(", ")", "{", "}",

@@ -4,10 +4,9 @@ from __future__ import annotations
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-
 from omp_lsp.analysis.directives.lexer import tokenize
 from omp_lsp.analysis.directives.source import RawDirective, extract
-from omp_lsp.analysis.syntax import Document, Language, decode_source
+from omp_lsp.analysis.syntax.document import Document, Language, decode_source
 
 LANGUAGES = list(Language)
 

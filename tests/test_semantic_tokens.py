@@ -4,7 +4,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, analyze
-from omp_lsp.analysis.semantic_tokens import LEGEND, tokens
+from omp_lsp.analysis.ide.semantic_tokens import LEGEND, tokens
 
 C = """\
 int x, y;

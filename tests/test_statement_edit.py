@@ -13,12 +13,12 @@ from expectations import options_of
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Language, Options
-from omp_lsp.analysis.call_graph import FileGraph, file_graph
 from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.model import FileModel
-from omp_lsp.analysis.padding import Padding, pad
-from omp_lsp.analysis.statement_edit import reanalyse
-from omp_lsp.analysis.syntax import language_for_path
+from omp_lsp.analysis.incremental.statement_edit import reanalyse
+from omp_lsp.analysis.model.file_model import FileModel
+from omp_lsp.analysis.semantics.call_graph import FileGraph, file_graph
+from omp_lsp.analysis.syntax.document import language_for_path
+from omp_lsp.analysis.syntax.padding import Padding, pad
 from test_directive_edit import PATH, SOURCES, _afresh, _analysis
 from test_procedure_edit import _a_directive_edit_first, _kept_is_fresh
 from test_procedure_edit import _edit as _edit_with

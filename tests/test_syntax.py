@@ -6,8 +6,7 @@ from pathlib import Path, PurePosixPath
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-
-from omp_lsp.analysis.syntax import (
+from omp_lsp.analysis.syntax.document import (
     ByteEdit,
     Document,
     Language,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from omp_lsp.analysis import Document, Language, Options, analyze
-from omp_lsp.analysis.syntax import ByteEdit, changed_span
+from omp_lsp.analysis.syntax.document import ByteEdit, changed_span
 from omp_lsp.analysis.units import Environment, Unit, prepare
 from omp_lsp.analysis.units.commands import command_environment, command_language
 from omp_lsp.analysis.units.configuration import configure, masked

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 from omp_lsp.analysis import Document, Language, analyze
+from omp_lsp.analysis.model.c_types import Signature, canonical_builtin
 from omp_lsp.analysis.rules import FileContext
-from omp_lsp.analysis.c_types import Signature, canonical_builtin
-from omp_lsp.analysis.variants import (
+from omp_lsp.analysis.semantics.variants import (
     FUNCTION_FOLLOWS,
     IN_BODY,
     NOT_A_FUNCTION,

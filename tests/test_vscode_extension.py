@@ -39,7 +39,7 @@ def test_every_contributed_command_has_a_handler_and_the_server_commands_exist()
 def test_the_document_selector_covers_c_cpp_and_every_fortran_id_and_extension() -> None:
     for language in ("c", "cpp", "fortran", "FortranFreeForm", "FortranFixedForm"):
         assert f'"{language}"' in SOURCE and f"onLanguage:{language}" in MANIFEST["activationEvents"]
-    from omp_lsp.analysis.syntax import SOURCE_EXTENSIONS
+    from omp_lsp.analysis.syntax.document import SOURCE_EXTENSIONS
     pattern = re.search(r'FORTRAN_FILES = "\*\*/\*\.\{([^}]*)\}"', SOURCE)
     assert pattern is not None
     fortran = {e for e in SOURCE_EXTENSIONS if e.lower().startswith(".f")}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Literal
 
-from ..records import dataclass
+from ..syntax.records import dataclass
 from .source import split_fortran_comment, unquoted
 
 Kind = Literal["open", "close", "label", "unit"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..records import dataclass, field
-from ..syntax import Span
+from ..syntax.document import Span
+from ..syntax.records import dataclass, field
 from .schema import ClauseSpec, DirectiveSpec
 from .source import RawDirective
 

@@ -10,9 +10,9 @@ import copy
 from collections.abc import Iterable
 from functools import lru_cache
 
-from ..diagnostics import Finding, Fix, Related, Severity
-from ..records import dataclass, field
-from ..syntax import Language, Span
+from ..syntax.diagnostics import Finding, Fix, Related, Severity
+from ..syntax.document import Language, Span
+from ..syntax.records import dataclass, field
 from . import tables
 from .lexer import CLOSE, OPEN, Token, tokenize
 from .nodes import (

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..diagnostics import Finding, Fix, Related
-from ..records import fields
+from ..syntax.diagnostics import Finding, Fix, Related
+from ..syntax.records import fields
 from .nodes import (
     LAZY_CLAUSE_FIELDS,
     LAZY_FIELDS,

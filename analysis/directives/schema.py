@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from typing import Literal, Union
 
-from ..records import dataclass, field
+from ..syntax.options import VERSIONS as OPTION_VERSIONS
+from ..syntax.records import dataclass, field
 
 Version = int
 Since = Union[Version, "tuple[Version, Version]"]
-VERSIONS: tuple[Version, ...] = (45, 50, 51, 52, 60)
+VERSIONS: tuple[Version, ...] = OPTION_VERSIONS
 
 # How a clause's parenthesised argument is read (the parser has one reader per shape):
 #   none          no argument, no parentheses

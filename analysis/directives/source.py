@@ -12,8 +12,8 @@ from bisect import bisect_right
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Literal
 
-from ..records import dataclass, field
-from ..syntax import Language, Span
+from ..syntax.document import Language, Span
+from ..syntax.records import dataclass, field
 
 if TYPE_CHECKING:
     import tree_sitter

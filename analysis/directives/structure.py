@@ -11,9 +11,9 @@ import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from ..diagnostics import Finding, Fix
-from ..records import dataclass, deferred, field
-from ..syntax import Document, Language, Span
+from ..syntax.diagnostics import Finding, Fix
+from ..syntax.document import Document, Language, Span
+from ..syntax.records import dataclass, deferred, field
 from .lexer import tokenize
 from .nodes import Directive
 from .tables import DIRECTIVES

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from ..records import replace
+from ..syntax.records import replace
 from .schema import ClauseSpec, DirectiveSpec, Since
 
 # ---------------------------------------------------------------------------

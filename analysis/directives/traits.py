@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ..records import dataclass
+from ..syntax.records import dataclass
 from .schema import Lang, Version
 from .tables import DECLARE_SIMD, REQUIRES
 

@@ -9,7 +9,13 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import TypeVar
 
-from ..context import (  # noqa: F401 - what the rules read, for the entry points' use
+from ..directives.nodes import (
+    NOT_ONE,
+    Reads,
+    checking,
+    recording,
+)
+from ..semantics.context import (  # noqa: F401 - what the rules read, for the entry points' use
     WORKSPACE_GRAPH,
     FileContext,
     WorkspaceContext,
@@ -18,14 +24,8 @@ from ..context import (  # noqa: F401 - what the rules read, for the entry point
     body_words,
     quietly,
 )
-from ..diagnostics import Finding
-from ..directives.nodes import (
-    NOT_ONE,
-    Reads,
-    checking,
-    recording,
-)
-from ..records import dataclass, field
+from ..syntax.diagnostics import Finding
+from ..syntax.records import dataclass, field
 from .registry import (  # noqa: F401
     REGISTRY,
     WORKSPACE_REGISTRY,

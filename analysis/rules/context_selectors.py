@@ -12,9 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..constants import constant_value
-from ..context import FileContext
-from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives import tables, traits
 from ..directives.nodes import (
     ContextSelector,
@@ -24,7 +21,10 @@ from ..directives.nodes import (
     TraitSet,
 )
 from ..directives.parser import looks_like_macro, suggest, version_text
-from ..syntax import Language, Span
+from ..model.constants import constant_value
+from ..semantics.context import FileContext
+from ..syntax.diagnostics import Finding, Fix, Related, Severity
+from ..syntax.document import Language, Span
 from .registry import rule
 
 SELECTOR_DIRECTIVES = frozenset({"declare variant", "begin declare variant", "metadirective", "begin metadirective"})

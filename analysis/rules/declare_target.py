@@ -11,18 +11,9 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..context import FileContext
-from ..declare_target import (
-    BEGIN_DECLARE_TARGET,
-    DECLARE_TARGET,
-    ENTER_CLAUSES,
-    Mark,
-    indirect_of,
-)
-from ..diagnostics import Finding, Fix, Related
 from ..directives.nodes import Clause, Directive, ListItem
 from ..directives.parser import looks_like_macro
-from ..model import (
+from ..model.file_model import (
     AUTOMATIC,
     FUNCTION,
     STATIC,
@@ -32,7 +23,16 @@ from ..model import (
     FileModel,
     Symbol,
 )
-from ..syntax import Language
+from ..semantics.context import FileContext
+from ..semantics.declare_target import (
+    BEGIN_DECLARE_TARGET,
+    DECLARE_TARGET,
+    ENTER_CLAUSES,
+    Mark,
+    indirect_of,
+)
+from ..syntax.diagnostics import Finding, Fix, Related
+from ..syntax.document import Language
 from .registry import rule
 
 _NAMEABLE_SCOPES = frozenset({"file", "namespace", "class"})   # where what a declare target list names lives

@@ -12,9 +12,7 @@ from bisect import bisect_left
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..context import FileContext, WorkspaceContext
-from ..diagnostics import Finding, Fix, Related, Severity
-from ..model import (
+from ..model.file_model import (
     AUTOMATIC,
     COMMON,
     ENTRY,
@@ -30,14 +28,16 @@ from ..model import (
     Scope,
     Symbol,
 )
-from ..model_fortran import implicit_none, saves_all
-from ..syntax import Language
+from ..model.model_fortran import implicit_none, saves_all
+from ..semantics.context import FileContext, WorkspaceContext
+from ..syntax.diagnostics import Finding, Fix, Related, Severity
+from ..syntax.document import Language
 from .registry import rule, workspace_rule
 
 if TYPE_CHECKING:
-    from ..declare_target import Mark
     from ..directives.fortran_blocks import Statement
     from ..directives.nodes import Directive, ListItem
+    from ..semantics.declare_target import Mark
 
 DECLARE_TARGET = "declare target"
 LIST_CLAUSES = ("to", "enter", "link")

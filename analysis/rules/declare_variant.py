@@ -12,9 +12,6 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from ..constants import constant_value
-from ..context import FileContext, quietly
-from ..diagnostics import Finding, Fix, Related
 from ..directives import traits
 from ..directives.nodes import (
     Clause,
@@ -28,7 +25,8 @@ from ..directives.nodes import (
     record_read,
 )
 from ..directives.parser import looks_like_macro, suggest, version_text
-from ..model import (
+from ..model.constants import constant_value
+from ..model.file_model import (
     AUTOMATIC,
     FIELD,
     FUNCTION,
@@ -39,9 +37,9 @@ from ..model import (
     Reference,
     Symbol,
 )
-from ..model_c import named_by
-from ..syntax import Language, Span
-from ..variants import (
+from ..model.model_c import named_by
+from ..semantics.context import FileContext, quietly
+from ..semantics.variants import (
     BEGIN_DECLARE_VARIANT,
     DECLARE_VARIANT,
     FUNCTION_FOLLOWS,
@@ -56,6 +54,8 @@ from ..variants import (
     selector_of,
     types_is_function,
 )
+from ..syntax.diagnostics import Finding, Fix, Related
+from ..syntax.document import Language, Span
 from .registry import rule
 
 # Clauses `begin declare variant` takes (OMP311).

@@ -10,10 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..call_graph import USE
-from ..context import FileContext
-from ..diagnostics import Finding, Related
-from ..model import (
+from ..model.file_model import (
     ENTRY,
     FUNCTION,
     GENERIC,
@@ -24,7 +21,9 @@ from ..model import (
     Scope,
     Symbol,
 )
-from ..variants_fortran import (
+from ..semantics.call_graph import USE
+from ..semantics.context import FileContext
+from ..semantics.variants_fortran import (
     EXPRESSION_TRAITS,
     SUBPROGRAMS,
     Identity,
@@ -40,6 +39,7 @@ from ..variants_fortran import (
     unit_of,
     variants,
 )
+from ..syntax.diagnostics import Finding, Related
 from .registry import rule
 
 _NOT_A_SPECIFIC = {

@@ -11,16 +11,16 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
-from ..context import WorkspaceContext
-from ..device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
-from ..diagnostics import Finding, Fix, Related
-from ..propagation import DeviceGraph, Entity, Step, describe_chain
-from ..syntax import Language
+from ..semantics.call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
+from ..semantics.context import WorkspaceContext
+from ..semantics.propagation import DeviceGraph, Entity, Step, describe_chain
+from ..syntax.device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
+from ..syntax.diagnostics import Finding, Fix, Related
+from ..syntax.document import Language
 from .registry import workspace_rule
 
 if TYPE_CHECKING:
-    from ..model import Symbol
+    from ..model.file_model import Symbol
 
 _DECLARE_TARGET = re.compile(rb"declare\s+target", re.IGNORECASE)
 
@@ -88,7 +88,7 @@ def _variant_bases(ws: WorkspaceContext) -> set[str]:
         if not ctx.directives_named("declare variant"):
             continue
         if ctx.document.language.is_fortran:
-            from ..variants_fortran import variants
+            from ..semantics.variants_fortran import variants
             out.update(v.base.key for v in variants(ctx) if v.base is not None)
         else:
             out.update(rec.base.name.lower() for rec in ctx.variants.directives if rec.base is not None)
@@ -388,7 +388,7 @@ def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int
 
 
 def _fortran_procedure(ws: WorkspaceContext, path: str, key: str, offset: int) -> str | None:
-    from ..variants_fortran import lookup
+    from ..semantics.variants_fortran import lookup
     ctx = ws.files[path]
     proc = lookup(ctx, key, ctx.model.scope_at(offset)).procedure
     return _key_in(ws.device_graph, path, proc) if proc is not None else None

@@ -10,15 +10,15 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..c_types import declarator_name
-from ..context import FileContext
-from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.lexer import tokenize
 from ..directives.nodes import Directive, ListItem
 from ..directives.parser import allowed_in, name_in_lower_case, name_index, suggest
 from ..directives.structure import is_delimited_declare_target
-from ..model import FUNCTION, TYPE, VARIABLE, Symbol
-from ..syntax import Language
+from ..model.c_types import declarator_name
+from ..model.file_model import FUNCTION, TYPE, VARIABLE, Symbol
+from ..semantics.context import FileContext
+from ..syntax.diagnostics import Finding, Fix, Related, Severity
+from ..syntax.document import Language
 from ..units.translation import is_header
 from .registry import rule
 
@@ -314,7 +314,7 @@ def _simd_function(ctx: FileContext, d: Directive) -> Symbol | None:
 def _fortran_aligned(ctx: FileContext, d: Directive) -> Callable[[ListItem], Finding | None] | None:
     """A judge of the items by the dummy arguments of the subprogram whose specification part
     holds the directive (when the directive names another procedure: not judged)."""
-    from ..model_fortran import declared_c_ptr  # a C check never loads the Fortran model
+    from ..model.model_fortran import declared_c_ptr  # a C check never loads the Fortran model
     model = ctx.model
     # (the scope's own completeness suffices: a dummy's type and attributes are declared there)
     scope = model.scope_at(d.span[0])

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..context import FileContext
-from ..diagnostics import Finding, Related
+from ..semantics.context import FileContext
+from ..syntax.diagnostics import Finding, Related
 from .registry import rule
 
 _WHERE = ("-D{name} in the file's command in compile_commands.json, -D {name} on omp-lsp --check, "

@@ -5,11 +5,11 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from ..diagnostics import CATALOGUE, Finding
-from ..records import dataclass
+from ..syntax.diagnostics import CATALOGUE, Finding
+from ..syntax.records import dataclass
 
 if TYPE_CHECKING:
-    from ..context import FileContext, WorkspaceContext
+    from ..semantics.context import FileContext, WorkspaceContext
 
 RuleFunc = Callable[["FileContext"], Iterable[Finding]]
 WorkspaceRuleFunc = Callable[["WorkspaceContext"], Iterable[tuple[str, Finding]]]

@@ -13,16 +13,16 @@ import re
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..c_types import ARITHMETIC_TYPEDEFS
-from ..constants import constant_value
-from ..context import FileContext
-from ..diagnostics import Finding, Fix, Related, Severity
 from ..directives.nodes import Clause, Directive, Expr, ListItem
 from ..directives.parser import allowed_in
 from ..directives.schema import DirectiveSpec
 from ..directives.tables import DIRECTIVES
-from ..model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
-from ..syntax import Language, Span
+from ..model.c_types import ARITHMETIC_TYPEDEFS
+from ..model.constants import constant_value
+from ..model.file_model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
+from ..semantics.context import FileContext
+from ..syntax.diagnostics import Finding, Fix, Related, Severity
+from ..syntax.document import Language, Span
 from .registry import rule
 
 if TYPE_CHECKING:
@@ -295,7 +295,7 @@ def _fortran_c_ptr(ctx: FileContext, sym: Symbol) -> bool | None:
     """Whether a Fortran variable is of type C_PTR (None: its declaration does not say; any type
     name not defined in this file may be C_PTR renamed by a USE). Fortran files only: the
     import waits here so that a C check never loads the Fortran model."""
-    from ..model_fortran import declared_c_ptr
+    from ..model.model_fortran import declared_c_ptr
 
     def defined_here(name: str) -> bool:
         types = _lookup(ctx, name, sym.name_span[0])

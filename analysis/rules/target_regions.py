@@ -11,11 +11,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..context import FileContext, quietly
-from ..declare_target import NOHOST_MARKS
-from ..diagnostics import Finding, Fix, Related
 from ..directives.nodes import record_structure
-from ..model import (
+from ..model.file_model import (
     FUNCTION,
     THREAD,
     VARIABLE,
@@ -24,19 +21,22 @@ from ..model import (
     Symbol,
     is_target_region,
 )
-from ..regions import (
+from ..model.regions import (
     Branch,
     MemberAccess,
     Regions,
     TargetRegion,
     device_ancestor,
 )
-from ..syntax import Language
+from ..semantics.context import FileContext, quietly
+from ..semantics.declare_target import NOHOST_MARKS
+from ..syntax.diagnostics import Finding, Fix, Related
+from ..syntax.document import Language
 from .registry import rule
 
 if TYPE_CHECKING:
-    from ..declare_target import Binding, Mark
     from ..directives.nodes import Clause, Directive, ListItem
+    from ..semantics.declare_target import Binding, Mark
 
 # Constructs that affect the device data environment or start device execution: inside a
 # target region (or in code that only runs on a device) their behaviour is unspecified

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..context import WorkspaceContext
-from ..device_limits import REJECTED
-from ..diagnostics import Finding
+from ..semantics.context import WorkspaceContext
+from ..syntax.device_limits import REJECTED
+from ..syntax.diagnostics import Finding
 from .registry import workspace_rule
 
 

@@ -6,8 +6,8 @@ configuration of a document and gives the text the analysis reads (see `configur
 """
 from __future__ import annotations
 
-from ..records import dataclass
-from ..syntax import Document, Language, LineIndex
+from ..syntax.document import Document, Language, LineIndex
+from ..syntax.records import dataclass
 from .configuration import Configuration, Environment, Includer, configure, masked
 from .headers import DISK, Headers
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 
-from ..compile_commands import CompileEntry, openmp_disabled, option_values
-from ..syntax import Language
+from ..syntax.compile_commands import CompileEntry, openmp_disabled, option_values
+from ..syntax.document import Language
 from .configuration import Environment
 from .predefined import toolchain_of
 

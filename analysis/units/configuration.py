@@ -17,8 +17,8 @@ import os
 import re
 from collections.abc import Callable
 
-from ..records import dataclass, field
-from ..syntax import Span
+from ..syntax.document import Span
+from ..syntax.records import dataclass, field
 from .expressions import ConditionError, evaluate
 from .headers import Headers
 from .lines import CONDITIONAL, OPENING, Line, scan

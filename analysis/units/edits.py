@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from ..syntax import ByteEdit, Span
+from ..syntax.document import ByteEdit, Span
 from .configuration import Configuration
 
 # a preprocessor line other than a `#pragma` (whose edits are the directives' own)

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from ..records import dataclass
+from ..syntax.records import dataclass
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
-from ..records import dataclass
+from ..syntax.records import dataclass
 
 # pp-tokens, read from text decoded as Latin-1 (so offsets are bytes and any byte is a char).
 _TOKEN = re.compile(r"""

@@ -12,7 +12,7 @@ import os
 import re
 from collections.abc import Callable, Iterable
 
-from ..syntax import Language, language_for_path
+from ..syntax.document import Language, language_for_path
 from .configuration import Environment
 from .headers import Headers
 from .lines import scan

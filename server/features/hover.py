@@ -5,10 +5,10 @@ import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.device_view import entity_at
-from omp_lsp.analysis.directive_hover import describe as describe_directive_part
-from omp_lsp.analysis.navigation import entity_key_at
-from omp_lsp.analysis.propagation import Step
+from omp_lsp.analysis.ide.device_view import entity_at
+from omp_lsp.analysis.ide.directive_hover import describe as describe_directive_part
+from omp_lsp.analysis.ide.navigation import entity_key_at
+from omp_lsp.analysis.semantics.propagation import Step
 
 from .device import where
 

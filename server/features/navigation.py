@@ -7,9 +7,9 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.navigation import Outline, outline
-from omp_lsp.analysis.navigation import definition as find_definition
-from omp_lsp.analysis.navigation import references as find_references
+from omp_lsp.analysis.ide.navigation import Outline, outline
+from omp_lsp.analysis.ide.navigation import definition as find_definition
+from omp_lsp.analysis.ide.navigation import references as find_references
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer

@@ -6,7 +6,7 @@ import os
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.syntax import (
+from omp_lsp.analysis.syntax.document import (
     SOURCE_EXTENSIONS,
     Document,
     TextEdit,

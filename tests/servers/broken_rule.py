@@ -6,9 +6,9 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 
-from omp_lsp.analysis.diagnostics import Finding
 from omp_lsp.analysis.rules import FileContext, rule
-from omp_lsp.analysis.syntax import Document, TextEdit
+from omp_lsp.analysis.syntax.diagnostics import Finding
+from omp_lsp.analysis.syntax.document import Document, TextEdit
 
 UNAPPLICABLE = "/* an edit Document.apply fails on */"
 

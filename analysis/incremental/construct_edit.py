@@ -1,0 +1,52 @@
+"""The rules' findings after an edit inside the extent of some constructs: the code they apply
+to changed, and nothing else the rules read (procedure_edit and statement_edit check that: the
+text changed on one line, which declares what it declared, outside every directive).
+
+A per-directive rule checks each directive on its own (rules.FileContext.each_directive), and
+what it reads while checking one is recorded; it reads the code around the directive it checks,
+not inside another construct, except through the target regions (regions.Regions: the calls and
+member accesses in each). So the rules run again are: every rule that read the target regions
+(built again for the new text) and every rule that checks the whole file at once; the other
+per-directive rules check again only the constructs whose extent holds the edit (`within`),
+and keep what they found for the other directives.
+"""
+from __future__ import annotations
+
+from ..check import AnalysisTrace
+from ..directives.nodes import STRUCTURES
+from ..rules import (
+    FileContext,
+    Rule,
+    RuleTrace,
+    active_rules,
+    body_reads,
+    body_words,
+    checked_again,
+    run_rule,
+)
+from ..syntax.records import replace
+
+# The structure built from the code inside target regions (rules.FileContext.regions).
+_REGIONS = "regions"
+# Associations of the directives that apply to code after them (their extent).
+EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
+
+
+def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) -> AnalysisTrace:
+    """The trace of `context`'s text, whose code inside the extents of the directives `within`
+    changed (the directives are `trace`'s, and `context` builds its target regions afresh): each
+    rule's, and what the rules run again read."""
+    traces: dict[Rule, RuleTrace] = {}
+    for r in active_rules(context, trace.options.disabled):
+        kept = trace.rules.get(r)
+        if kept is None or not r.per_directive or _REGIONS in kept.reads.get(STRUCTURES, ()):
+            traces[r] = run_rule(r, context, True)
+            continue
+        for i in within:
+            kept = checked_again(r, kept, context, i, id(context.directives[i]))
+        traces[r] = kept
+    model = context._model
+    return replace(trace, rules=traces, succession=None, bodies=body_reads(context),
+                   words=trace.words | body_words(context),
+                   expanded=model.expanded() if model is not None else trace.expanded,
+                   uses=sorted({*trace.uses, *(model.uses_read() if model is not None else ())}))

@@ -1,0 +1,59 @@
+"""An edit on one line of a padded text (padding.py), and where what the old text held is in
+the new one: what follows the edit on its line moves, nothing after the line does (the line's
+spare blanks take up the difference). procedure_edit and statement_edit move the kept
+findings and structures with it."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..syntax.diagnostics import Finding, Fix
+from ..syntax.document import Span
+from ..syntax.records import replace
+
+if TYPE_CHECKING:
+    from ..check import AnalysisTrace
+
+
+class Moved(Exception):
+    """A position inside the replaced text: the finding read what the edit changed."""
+
+
+class LineEdit:
+    """The edit in the padded text: [start, old_end) replaced by bytes `delta` longer, the rest
+    of its line up to `line_end` (where the line's spare blanks start) moved with it; nothing
+    after the line moves (the blanks take up the difference)."""
+
+    def __init__(self, start: int, old_end: int, delta: int, line_end: int) -> None:
+        self.start, self.old_end, self.delta, self.line_end = start, old_end, delta, line_end
+
+    def offset(self, offset: int, opens: bool) -> int:
+        """An offset of the old text in the new one. What opens at an insertion point moves with
+        the text after it, what closes there stays; an offset inside the replaced bytes has no
+        place (Moved)."""
+        if offset < self.start or (not opens and offset == self.start) or offset > self.line_end:
+            return offset
+        if offset > self.old_end or (opens and offset == self.old_end):
+            return offset + self.delta
+        raise Moved
+
+    def span(self, span: Span) -> Span:
+        if span[0] == span[1]:
+            at = self.offset(span[0], True)
+            return at, at
+        return self.offset(span[0], True), self.offset(span[1], False)
+
+    def finding(self, f: Finding) -> Finding:
+        if f.span[1] < self.start and all(s[1] < self.start for fix in f.fixes for s, _ in fix.edits) \
+                and all(r.span[1] < self.start for r in f.related if r.path is None):
+            return f   # before the edit: shared as it is
+        return replace(f, span=self.span(f.span),
+                       related=[replace(r, span=self.span(r.span)) if r.path is None else r for r in f.related],
+                       fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) for fix in f.fixes])
+
+    def trace(self, trace: AnalysisTrace) -> AnalysisTrace:
+        """`trace` with every finding and span of a body read moved (Moved: one was inside the
+        replaced text)."""
+        return replace(trace, problems=[[self.finding(f) for f in found] for found in trace.problems],
+                       rules={r: replace(t, findings=[self.finding(f) for f in t.findings]) for r, t in trace.rules.items()},
+                       bodies=None if trace.bodies is None else [self.span(s) for s in trace.bodies],
+                       expanded=[self.span(s) for s in trace.expanded], uses=[self.span(s) for s in trace.uses])

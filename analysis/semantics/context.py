@@ -1,0 +1,286 @@
+"""What the rules read of one analysed file (`FileContext`) and of the workspace
+(`WorkspaceContext`): the parse, the directives and the structures built on demand from them
+(model, binding, variants, regions, types), each built once and each read recorded for the
+incremental analysis. Below the rule registry: rules and the entry points import it."""
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, TypeVar, cast
+
+from ..directives import nodes
+from ..directives.nodes import (
+    Directive,
+    checking,
+    record_structure,
+)
+from ..directives.structure import Structure
+from ..syntax.document import Document, Span
+from ..syntax.records import dataclass, field
+
+if TYPE_CHECKING:
+    from ..model.c_types import TypeReader
+    from ..model.file_model import FileModel
+    from ..model.regions import Regions
+    from ..syntax.compile_commands import CompileDatabase
+    from ..syntax.options import Options
+    from ..units import Configuration
+    from .declare_target import Binding, Mark
+    from .propagation import DeviceGraph
+    from .variants import Variants
+
+T = TypeVar("T")
+
+
+@dataclass
+class FileContext:
+    document: Document
+    directives: list[Directive]
+    structure: Structure
+    version: int
+    path: str = ""
+    macros: frozenset[str] = frozenset()   # names of the macros the build defines (not the predefined ones)
+    configuration: Configuration | None = None   # the build's configuration (units.configure)
+
+    def __post_init__(self) -> None:
+        self._model: FileModel | None = None
+        self._binding: Binding | None = None
+        self._variants: Variants | None = None
+
+    def give_up(self, key: str) -> object:
+        """Take a structure built on demand (`_model`, `_regions` ...) from this context for a
+        successor: this context then releases only what is still its own."""
+        value = self.__dict__[key]
+        if key in ("_model", "_binding", "_variants"):   # set in __post_init__
+            self.__dict__[key] = None
+        else:
+            del self.__dict__[key]
+        return value
+
+    def release(self) -> None:
+        """Drop what was built on demand, breaking its reference cycles (the model's scopes and
+        symbols, readers that hold this context): an analysis no longer wanted is then freed at
+        once. The context must not be read afterwards."""
+        if self._model is not None:
+            self._model.release()
+        self._model = self._binding = self._variants = None
+        for key in [k for k in self.__dict__ if k.startswith("_") and k not in ("_model", "_binding", "_variants")]:
+            del self.__dict__[key]
+
+    @property
+    def holds_model(self) -> bool:
+        """Whether this context holds a built program model (not built, released, or handed on
+        to a successor by directive_edit: it does not)."""
+        return self._model is not None
+
+    @property
+    def model(self) -> FileModel:
+        """The program model, built on first use (files whose rules never ask pay nothing)."""
+        record_structure("model", self.document)
+        if self._model is None:
+            from ..model.model_build import build_model
+            includer = self.configuration.includer if self.configuration is not None else None
+            self._model = build_model(self.document, self.directives, self.structure,
+                                      includer.function if includer is not None else None)
+            for span in self.__dict__.pop("_expand_first", ()):   # procedure_edit: as the rules left it
+                self._model.expand(span)
+        return self._model
+
+    @property
+    def binding(self) -> Binding:
+        """Every declare target directive resolved to the declarations it names."""
+        record_structure("binding", self.document)
+        if self._binding is None:
+            from .declare_target import bind
+            self._binding = bind(self)
+        return self._binding
+
+    @property
+    def variants(self) -> Variants:
+        """Every declare variant directive and begin/end region resolved (C/C++: base and variant functions)."""
+        record_structure("variants", self.document)
+        if self._variants is None:
+            from .variants import resolve
+            self._variants = resolve(self)
+        return self._variants
+
+    @property
+    def regions(self) -> Regions:
+        """The target regions and what they contain (nested directives, calls, member accesses)."""
+        record_structure("regions", self.document)
+        found = self.__dict__.get("_regions")
+        if found is None:
+            from ..model.regions import analyse_regions
+            found = self.__dict__["_regions"] = analyse_regions(self.document, self.directives, self.structure)
+        return found
+
+    @property
+    def c_types(self) -> TypeReader | None:
+        """C/C++: declared types in normal form, read on demand (None for Fortran)."""
+        if "_c_types" not in self.__dict__:
+            from ..model.c_types import TypeReader
+            self.__dict__["_c_types"] = None if self.document.language.is_fortran else TypeReader(self)
+        return self.__dict__["_c_types"]
+
+    @property
+    def device_graph(self) -> DeviceGraph:
+        """Propagation within this file alone (per-file rules; the workspace rules see all files)."""
+        record_structure("device_graph", self.document)
+        found = self.__dict__.get("_device_graph")
+        self.__dict__["_read_all"] = True   # its call graph reads every body (body_reads)
+        if found is None:
+            from .propagation import build
+            found = self.__dict__["_device_graph"] = build({self.path: self})
+        return found
+
+    def source_lower(self) -> bytes:
+        """The source in lower case (computed once): Fortran names are case-insensitive."""
+        found = self.__dict__.get("_lowered_source")
+        if found is None:
+            found = self.__dict__["_lowered_source"] = self.document.source.lower()
+        return found
+
+    def mentions(self, names: Iterable[str]) -> bool:
+        """Whether the source spells any of these (lower-case) names, Fortran in any case: a fast
+        test before a rule reads calls of a few runtime routines."""
+        names = tuple(names)
+        cache = self.__dict__.setdefault("_mentions", {})
+        found = cache.get(names)
+        if found is None:   # rules ask once per region: the answer is the file's
+            source = self.source_lower() if self.document.language.is_fortran else self.document.source
+            found = cache[names] = any(name.encode() in source for name in names)
+        return found
+
+    def depends_on_words(self, *words: bytes) -> None:
+        """Record that what is being read depends on whether function bodies spell these words
+        (a search of the whole text or tree): procedure_edit keeps an analysis after an edit in a
+        body only when neither the old nor the new body spells one of them (`body_words`)."""
+        self.body_words_read().update(words)
+
+    def body_words_read(self) -> set[bytes]:
+        """The set `depends_on_words` adds to (for a reader that must not hold the context)."""
+        return self.__dict__.setdefault("_body_words", set())
+
+    # a focused view's directive (see `focused`); not a record field: no annotation (the cast gives the type)
+    focus = cast("int | None", None)
+
+    def focused(self, index: int) -> FileContext:
+        """This context for a per-directive rule that is to check the directive at `index` only
+        (`each_directive`); everything else, built structures included, is shared."""
+        view = object.__new__(_Focused)
+        view.__dict__ = self.__dict__
+        view.focus = index
+        return view
+
+    def each_directive(self, pairs: Iterable[tuple[int, Directive]] | None = None) -> Iterable[tuple[int, Directive]]:
+        """(index, directive) of `pairs` (default: every directive), or of the focused one only:
+        what a per-directive rule checks, one directive at a time. While the rule works on one,
+        its findings are that directive's (`RuleTrace.owners`)."""
+        focus = self.focus
+        items: Iterable[tuple[int, Directive]]
+        if focus is None:
+            items = enumerate(self.directives) if pairs is None else pairs
+        else:
+            items = [(focus, self.directives[focus])] if pairs is None else [(i, d) for i, d in pairs if i == focus]
+        return items if nodes.READS is None else self._tracked(items)   # untraced: no bookkeeping
+
+    def _tracked(self, items: Iterable[tuple[int, Directive]]) -> Iterator[tuple[int, Directive]]:
+        previous = nodes.CHECKING
+        try:
+            for i, d in items:
+                self.__dict__["_owner"] = i
+                checking(d)
+                yield i, d
+                checking(previous)
+        finally:
+            checking(previous)
+            self.__dict__["_owner"] = None
+
+    def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
+        """(index, directive) of the directives with these names, in source order (indexed once:
+        most rules look at a few kinds of directive, and files hold thousands)."""
+        index = self.__dict__.get("_by_name")
+        if index is None:
+            index = {}
+            for i, d in enumerate(self.directives):
+                index.setdefault(d.name, []).append((i, d))
+            self.__dict__["_by_name"] = index
+        if len(names) == 1:
+            return index.get(names[0], [])
+        return sorted((pair for name in set(names) for pair in index.get(name, [])), key=lambda pair: pair[0])
+
+    @property
+    def has_declare_target(self) -> bool:
+        """Whether any declare target directive is present (asked by every declare target rule)."""
+        return bool(self.directives_named("declare target") or self.directives_named("begin declare target"))
+
+    def own_marks(self) -> Iterator[tuple[int, Directive, list[Mark]]]:
+        """For per-directive rules: each declare target directive with the marks it made (its
+        lists', its region's), one directive at a time. Those are bound from its contents alone
+        (and the program model), so reading them is recorded as a read of that directive
+        ("marks", which directive_edit marks changed when it binds the directive again), not of
+        the whole binding. A rule that reads other directives' marks, or `binding.of`, reads
+        ctx.binding."""
+        binding = quietly(lambda: self.binding)
+        for i, d in self.each_directive([(i, self.directives[i]) for i in binding.directives]):
+            nodes.record_read(d, "marks")
+            yield i, d, binding.own(i)
+
+
+def body_reads(ctx: FileContext) -> list[Span] | None:
+    """The spans of function bodies read so far through `ctx` (FileModel.body_reads), or None
+    when every body may have been read."""
+    if ctx.__dict__.get("_read_all"):
+        return None
+    model = ctx._model
+    return [] if model is None else model.body_reads()
+
+
+def body_words(ctx: FileContext) -> frozenset[bytes]:
+    """The words recorded by `FileContext.depends_on_words` (and the names `mentions` looked for)."""
+    names = (name.encode() for names in ctx.__dict__.get("_mentions", {}) for name in names)
+    return frozenset(ctx.__dict__.get("_body_words", ())).union(names)
+
+
+def quietly(read: Callable[[], T]) -> T:
+    """A built structure read without recording the read: for a caller that records a finer one
+    (FileContext.own_marks)."""
+    previous, nodes.READS = nodes.READS, None
+    try:
+        return read()
+    finally:
+        nodes.READS = previous
+
+
+class _Focused(FileContext):
+    __slots__ = ("focus",)
+
+
+WORKSPACE_GRAPH = "workspace device graph"   # the structure name of WorkspaceContext.device_graph
+
+
+@dataclass
+class WorkspaceContext:
+    """Every file of the workspace (the files given to --check, the server's folders)."""
+    files: dict[str, FileContext] = field(default_factory=dict)
+    options: Options | None = None
+    graph: DeviceGraph | None = None       # the server keeps one across edits (incremental)
+    database: CompileDatabase | None = None   # compile_commands.json: include paths of each file
+
+    @property
+    def device_graph(self) -> DeviceGraph:
+        """Propagated device types of the whole workspace, brought up to date with `files`."""
+        record_structure(WORKSPACE_GRAPH)
+        if self.graph is None:
+            from .propagation import DeviceGraph
+            self.graph = DeviceGraph(self.options.propagation if self.options else "spec")
+        if self.__dict__.get("_synced") is not True:
+            from .programs import in_build_of
+            self.graph.sync(self.files, in_build_of(self.database))
+            self.__dict__["_synced"] = True
+        return self.graph
+
+    def same_program(self, a: str, b: str) -> bool:
+        """Whether two files are linked into one program (programs.partition)."""
+        return self.device_graph.programs.same(a, b)
+
+
