@@ -4,12 +4,12 @@ Each holds the live text (a `Document`, edited in place with `tree.edit` + repar
 the analysis the server has for its file relates to that text: the analysis was made of an
 earlier text with blanks added at the ends of its lines (analysis.padding), and `log`
 holds the padding and the edits made since. While every one of those edits is inert
-(`analysis.incremental`), the analysis is exact for the live text once positions are moved through
+(`analysis.incremental.positions`), the analysis is exact for the live text once positions are moved through
 the log. An edit inside one directive made while the log holds no edit is applied to the analysed
-text itself, and only what it changes is analysed again (`analysis.directive_edit`); any other
+text itself, and only what it changes is analysed again (`analysis.incremental.directive_edit`); any other
 edit asks for a new analysis, made while the editor goes on, unless it is one in code that
-changes nothing the analysis read: inside a C/C++ function body (`analysis.procedure_edit`) or
-a Fortran execution-part statement (`analysis.statement_edit`).
+changes nothing the analysis read: inside a C/C++ function body (`analysis.incremental.procedure_edit`) or
+a Fortran execution-part statement (`analysis.incremental.statement_edit`).
 """
 from __future__ import annotations
 

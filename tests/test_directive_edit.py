@@ -1,4 +1,4 @@
-"""Re-analysing one edited directive (analysis.directive_edit) equals a fresh analysis of the
+"""Re-analysing one edited directive (analysis.incremental.directive_edit) equals a fresh analysis of the
 same padded text: random edits inside the directives of every fixture file and of random
 documents, one after another, each checked against a fresh analysis (findings, internal
 errors, the file's call-graph facts)."""

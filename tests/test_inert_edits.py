@@ -1,4 +1,4 @@
-"""Edits proved inert (analysis.incremental): the analysis before the edit, positions moved, equals a
+"""Edits proved inert (analysis.incremental.positions): the analysis before the edit, positions moved, equals a
 fresh analysis after it. Random documents full of directives with findings, fixes and related
 locations; random small edits, many of them blanks and comment text (the inert kind)."""
 from __future__ import annotations

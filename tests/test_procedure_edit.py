@@ -1,5 +1,5 @@
 """Keeping the analysis after an edit inside a function body that no rule read
-(analysis.procedure_edit) equals a fresh analysis of the same padded text: random edits inside
+(analysis.incremental.procedure_edit) equals a fresh analysis of the same padded text: random edits inside
 the function bodies of the C/C++ fixtures and of random documents, one after another, each one
 kept checked against a fresh analysis (findings, directives, the file's call-graph facts, the
 cross-file rules' findings); and the edits it must leave to a fresh analysis."""

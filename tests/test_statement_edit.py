@@ -1,5 +1,5 @@
 """Keeping a Fortran analysis after an edit inside one execution-part statement
-(analysis.statement_edit) equals a fresh analysis of the same padded text: random edits on the
+(analysis.incremental.statement_edit) equals a fresh analysis of the same padded text: random edits on the
 code lines of the Fortran fixtures and of random documents, one after another, each one kept
 checked against a fresh analysis (findings, directives, the program model's references, the
 file's call graph, the cross-file rules' findings); and the edits it must leave to a fresh
