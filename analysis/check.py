@@ -9,14 +9,12 @@ from .directives.parser import parse_directive
 from .directives.source import extract
 from .directives.structure import Structure, analyse_structure
 from .rules import (
-    FileContext,
-    Rule,
     RuleTrace,
-    body_reads,
-    body_words,
     drain,
     rule_steps,
 )
+from .rules.registry import Rule, RuleFunc
+from .semantics.context import FileContext, body_reads, body_words
 from .syntax.diagnostics import SUPERSEDES, Finding
 from .syntax.document import Document, Language, Span, parse_from
 from .syntax.fixes import tidy
@@ -46,7 +44,7 @@ class AnalysisTrace:
     """Each directive's parser findings and each rule's findings and reads (see directive_edit)."""
     options: Options
     problems: list[list[Finding]]
-    rules: dict[Rule, RuleTrace]
+    rules: dict[Rule[RuleFunc], RuleTrace]
     starts: list[int] | None = None   # where each directive starts, once asked for
     succession: Succession | None = None   # made from another analysis by directive_edit
     # The spans of function bodies the rules read (procedure_edit): None when all of them may

@@ -9,16 +9,15 @@ from .builds import Build, analyze_files
 from .check import FileAnalysis, Succession, finish
 from .directives.nodes import STRUCTURES, renamed
 from .rules import (
-    WORKSPACE_GRAPH,
-    FileContext,
-    Rule,
-    WorkspaceContext,
     WorkspaceRuleTrace,
     active_workspace_rules,
     group_by_file,
     run_workspace_rule,
 )
-from .semantics.propagation import DeviceGraph, DeviceRow, FileGraph
+from .rules.registry import Rule, WorkspaceRuleFunc
+from .semantics.call_graph import FileGraph
+from .semantics.context import WORKSPACE_GRAPH, FileContext, WorkspaceContext
+from .semantics.propagation import DeviceGraph, DeviceRow
 from .syntax.compile_commands import CompileDatabase
 from .syntax.document import Document
 from .syntax.options import Options
@@ -47,7 +46,7 @@ class CrossFileTrace:
     graph: DeviceGraph | None
     facts: dict[str, FileGraph]           # path -> the file's facts in the device graph (identity)
     contexts: dict[str, FileContext]
-    rules: dict[Rule, WorkspaceRuleTrace]
+    rules: dict[Rule[WorkspaceRuleFunc], WorkspaceRuleTrace]
     traced: bool = True                   # the rules' reads were recorded (else nothing can be kept)
 
 
@@ -62,7 +61,7 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
     `trace`: record what the rules read (without it, the next call cannot keep anything)."""
     ws = workspace_context(analyses, options, graph, database)
     edited = _edited_since(previous, ws, analyses, options, graph, database)
-    traces: dict[Rule, WorkspaceRuleTrace] = {}
+    traces: dict[Rule[WorkspaceRuleFunc], WorkspaceRuleTrace] = {}
     for r in active_workspace_rules(ws, options.disabled):
         kept = previous.rules.get(r) if previous is not None and edited is not None else None
         traces[r] = run_workspace_rule(r, ws, trace) if kept is None or kept.error is not None \

@@ -22,7 +22,7 @@ from .places import analyse, diagnostic, position
 
 if TYPE_CHECKING:
     from omp_lsp.analysis.model.file_model import FileModel, Reference, Symbol
-    from omp_lsp.analysis.rules import FileContext
+    from omp_lsp.analysis.semantics.context import FileContext
 
 _GNU_LD = re.compile(r"in function [`'‘](?P<function>[^'’(]+)(?:\([^)]*\))?['’]:\n[^\n]*undefined reference to "
                      r"[`'‘](?P<symbol>[^'’]+)['’]")

@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from omp_lsp.analysis.model.file_model import FileModel
-    from omp_lsp.analysis.rules import FileContext
+    from omp_lsp.analysis.semantics.context import FileContext
     from omp_lsp.analysis.syntax.document import Document
 
 

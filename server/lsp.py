@@ -19,7 +19,7 @@ import enum
 import gc
 import logging
 from collections.abc import Callable, Generator
-from typing import Any, Final, TypeVar
+from typing import Any, Final, TypeVar, cast
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
@@ -267,7 +267,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
                     steps.close()
                     return None
         except StopIteration as done:
-            return done.value
+            return cast(T, done.value)   # the generator's return value
         except Exception:   # the server never dies on an analysis bug
             log.exception("analysis failed")
             return _FAILED

@@ -30,7 +30,7 @@ from .nodes import (
 )
 from .relocate import moved_directive, shifted
 from .schema import ClauseSpec, DirectiveSpec, Since, Version
-from .source import RawDirective
+from .source import Form, RawDirective
 
 DEFAULT_VERSION: Version = 51
 
@@ -1337,8 +1337,11 @@ _CACHE_LIMIT = 4096
 _CLAUSE_CACHE_LIMIT = 8192
 # (clause text, directive name, language, version, macros, directive too new) ->
 # (source offset of the clause, the clause, its findings, whether it read a macro)
-_clause_cache: dict[tuple, tuple[int, Clause, list[Finding], bool]] = {}
-_cache: dict[tuple, tuple[int, Directive, list[Finding]]] = {}
+_clause_cache: dict[tuple[bytes, str, str, Version, frozenset[str], bool], tuple[int, Clause, list[Finding], bool]] = {}
+# (body, line geometry, form, sentinel end, language, version, macros) ->
+# (source offset of the directive, the directive, its findings)
+_cache: dict[tuple[bytes, tuple[tuple[int, int], ...], Form, int, str, Version, frozenset[str]],
+             tuple[int, Directive, list[Finding]]] = {}
 
 
 def parse_directive(raw: RawDirective, language: Language, version: Version = DEFAULT_VERSION,

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal, cast
 
 from ..syntax.diagnostics import Finding, Fix
 from ..syntax.document import Document, Language, Span
@@ -219,13 +220,17 @@ def _fortran_structure(doc: Document, directives: list[Directive], out: Structur
 _BLOCK_STATEMENT = re.compile(rb"\s*(?:[a-z_]\w*\s*:\s*)?block$")
 
 
+# ('F', construct, label) for a Fortran block, ('O', directive index, closing directive) for an OpenMP one.
+_Entry = tuple[Literal["F"], str, bytes] | tuple[Literal["O"], int, str]
+
+
 def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optional: set[int],
                   out: Structure) -> list[Finding] | None:
     """Pair Fortran begin and end directives within Fortran blocks and program units.
     Returns None when the Fortran blocks themselves do not nest (the scanner is unsure)."""
     found = Structure()
     # Stack entries: ("F", construct, label) for Fortran blocks, ("O", index, closing) for OpenMP ones.
-    stack: list[tuple] = []
+    stack: list[_Entry] = []
     items: list[tuple[int, int, BlockEvent | int]] = [(ev.offset, 0, ev) for ev in events]
     items += [(d.raw.span[0], 1, i) for i, d in enumerate(directives)]
     items.sort(key=lambda item: (item[0], item[1]))
@@ -281,7 +286,7 @@ def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optiona
                     "OMP006", f"'{d.name}' has no matching '{target[4:]}' before it in the same block",
                     d.name_span, fixes=[Fix(f"Remove '{d.name}'", ((d.raw.span, ""),))]))
                 continue
-            begin = stack[depth][1]
+            begin = cast(int, stack[depth][1])   # an OpenMP entry: the search above stops at Fortran ones
             drop_openmp_above(depth + 1)
             del stack[depth]
             out.pairs[begin] = i
@@ -293,7 +298,7 @@ def _pair_fortran(directives: list[Directive], events: list[BlockEvent], optiona
     return found.findings
 
 
-def _last_fortran(stack: list[tuple], accept) -> int | None:
+def _last_fortran(stack: list[_Entry], accept: Callable[[_Entry], bool]) -> int | None:
     for depth in range(len(stack) - 1, -1, -1):
         if stack[depth][0] == "F":
             return depth if accept(stack[depth]) else None

@@ -17,6 +17,7 @@ from ..directives.nodes import STRUCTURES
 from ..rules import (
     FileContext,
     Rule,
+    RuleFunc,
     RuleTrace,
     active_rules,
     body_reads,
@@ -36,7 +37,7 @@ def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) 
     """The trace of `context`'s text, whose code inside the extents of the directives `within`
     changed (the directives are `trace`'s, and `context` builds its target regions afresh): each
     rule's, and what the rules run again read."""
-    traces: dict[Rule, RuleTrace] = {}
+    traces: dict[Rule[RuleFunc], RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r)
         if kept is None or not r.per_directive or _REGIONS in kept.reads.get(STRUCTURES, ()):

@@ -19,6 +19,7 @@ fresh analysis of the new padded text, which tests/test_directive_edit.py checks
 from __future__ import annotations
 
 from bisect import bisect_right
+from typing import TYPE_CHECKING
 
 from ..check import AnalysisTrace, FileAnalysis, Succession, conclude
 from ..directives.nodes import STRUCTURES, Directive, renamed
@@ -27,6 +28,7 @@ from ..model.regions import device_ancestor
 from ..rules import (
     FileContext,
     Rule,
+    RuleFunc,
     RuleTrace,
     active_rules,
     body_words,
@@ -48,6 +50,11 @@ from ..syntax.records import replace
 from ..units.edits import touches_configuration
 from .positions import comment_lines, directive_window, window_directives
 
+if TYPE_CHECKING:
+    from ..directives.schema import DirectiveSpec
+    from ..directives.source import Form
+    from ..syntax.diagnostics import Finding
+
 # Directives whose contents the file's structures read in ways not redone here: threadprivate
 # (the model), begin/end declare variant (the selectors of every variant inside). An edit of one
 # is analysed afresh (an end directive's contents are clauses it may not have).
@@ -64,7 +71,8 @@ REBUILT = {"declare target": frozenset({"binding"}), BEGIN_DECLARE_TARGET: froze
 _KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
 
 
-def shape(d: Directive) -> tuple:
+def shape(d: Directive) -> tuple[str, Span, DirectiveSpec | None, str | None, str | None, bool, bool, Span, Span, Form,
+                                bool, tuple[str, ...], bool, bool]:
     """What the structures read of a directive besides CONTENT_KINDS' contents: name, spans,
     form, clause names (block association), an unknown name's suggestion, whether it opens a
     declare target region (a malformed one opens none), device(ancestor)."""
@@ -156,7 +164,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 
     handed = context._model   # (built while the rules run again when it is None)
     mark = handed.read_mark() if handed is not None else 0
-    traces: dict[Rule, RuleTrace] = {}
+    traces: dict[Rule[RuleFunc], RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r)
         if kept is None or (rebuilt and not rebuilt.isdisjoint(kept.reads.get(STRUCTURES, ()))) \
@@ -228,7 +236,7 @@ def _same_syntax(doc: Document, new_src: bytes, start: int, end: int, typed_end:
 
 
 def _edited_directive(old: FileAnalysis, ctx: FileContext, i: int, new_src: bytes, start: int,
-                      old_end: int) -> tuple[Directive, list] | None:
+                      old_end: int) -> tuple[Directive, list[Finding]] | None:
     """The edited directive parsed anew (with its parser findings), when the directives around
     it parse as before and the old text's parse there is the analysis's own."""
     doc = old.document

@@ -87,7 +87,7 @@ class Signature:
         return f"{result} ({params}){' ' + self.qualifiers if self.qualifiers else ''}"
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[tuple[tuple[Level, ...], ...] | None, bool, str]:
         """What tells overloads apart."""
         params = tuple(p.levels for p in self.params) if self.params is not None else None
         return (params, self.variadic, self.qualifiers)

@@ -185,7 +185,7 @@ _AMBIGUOUS = object()
 
 def _enumerators(ctx: FileFacts) -> dict[str, int]:
     """Every enumerator of the file with a known value; names declared with two values are left out."""
-    cached = ctx.__dict__.get("_enumerators")
+    cached: dict[str, int] | None = ctx.__dict__.get("_enumerators")
     if cached is not None:
         return cached
     values: dict[str, object] = {}

@@ -108,7 +108,7 @@ class Scope:
 
     def declared(self, key: str) -> list[Symbol]:
         """This scope's own declarations of `key`, in source order (indexed on first use)."""
-        index = self.__dict__.get("_index")
+        index: dict[str, list[Symbol]] | None = self.__dict__.get("_index")
         if index is None or self.__dict__.get("_indexed") != len(self.symbols):
             index = {}
             for s in self.symbols:

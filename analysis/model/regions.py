@@ -25,7 +25,7 @@ from .file_model import is_target_region
 if TYPE_CHECKING:
     import tree_sitter
 
-    from ..directives.fortran_blocks import Statement
+    from ..directives.fortran_blocks import BlockEvent, Statement
     from ..directives.nodes import Directive
     from ..directives.structure import Structure
     from ..syntax.document import Document
@@ -395,7 +395,7 @@ class Regions:
 
         stmts = self.statements_in(region.span)
         labels = {int(st.label) for st in stmts if st.label.isdigit()}
-        events: dict[int, list] = {}
+        events: dict[int, list[BlockEvent]] = {}
         for ev in block_events(stmts):
             events.setdefault(ev.offset, []).append(ev)
         open_constructs: list[tuple[str, bytes | None, bytes]] = []   # (kind, construct name, DO label)

@@ -7,7 +7,7 @@ inside one becomes an internal error for that rule and file, and the rest still 
 from __future__ import annotations
 
 from collections.abc import Generator, Iterator
-from typing import TypeVar
+from typing import TypeVar, cast
 
 from ..directives.nodes import (
     NOT_ONE,
@@ -26,7 +26,7 @@ from ..semantics.context import (  # noqa: F401 - what the rules read, for the e
 )
 from ..syntax.diagnostics import Finding
 from ..syntax.records import dataclass, field
-from .registry import (  # noqa: F401
+from .registry import (
     REGISTRY,
     WORKSPACE_REGISTRY,
     Rule,
@@ -53,7 +53,7 @@ class RuleTrace:
 class RuleRun:
     findings: list[Finding] = field(default_factory=list)
     internal_errors: list[str] = field(default_factory=list)
-    traces: dict[Rule, RuleTrace] | None = None   # by rule (names repeat: C and Fortran), when asked for
+    traces: dict[Rule[RuleFunc], RuleTrace] | None = None   # by rule (names repeat: C and Fortran), when asked for
 
 
 def drain(steps: Generator[None, None, T]) -> T:
@@ -62,7 +62,7 @@ def drain(steps: Generator[None, None, T]) -> T:
         try:
             next(steps)
         except StopIteration as done:
-            return done.value
+            return cast(T, done.value)   # the generator's return value: a T
 
 
 def run_rules(ctx: FileContext, disabled: frozenset[str] = frozenset()) -> RuleRun:
@@ -202,6 +202,13 @@ def _load(fortran: bool = True) -> None:
         from . import declare_target_fortran, declare_variant_fortran  # noqa: F401
 
 
-def iter_rules() -> Iterator[Rule]:
+def iter_rules() -> Iterator[Rule[RuleFunc] | Rule[WorkspaceRuleFunc]]:
     _load()
     return iter([*REGISTRY, *WORKSPACE_REGISTRY])
+
+
+__all__ = ["REGISTRY", "WORKSPACE_GRAPH", "WORKSPACE_REGISTRY", "FileContext", "Rule", "RuleFunc", "RuleRun",
+           "RuleTrace", "WorkspaceContext", "WorkspaceRuleFunc", "WorkspaceRuleTrace", "active_rules",
+           "active_workspace_rules", "body_reads", "body_words", "checked_again", "drain", "group_by_file",
+           "iter_rules", "quietly", "rule", "rule_steps", "run_rule", "run_rules", "run_workspace_rule",
+           "run_workspace_rules", "workspace_rule"]

@@ -48,6 +48,7 @@ from ..semantics.variants import (
     NOTHING_FOLLOWS,
     SEVERAL_FOLLOW,
     VARIANT_DIRECTIVES,
+    FunctionIdentity,
     VariantDirective,
     VariantRegion,
     Variants,
@@ -343,7 +344,7 @@ def variant_is_a_base(ctx: FileContext) -> Iterator[Finding]:
     if not records:
         return
     variants = ctx.variants
-    bases: dict[tuple, VariantDirective] = {}
+    bases: dict[FunctionIdentity, VariantDirective] = {}
     for rec, base in records:
         bases.setdefault(variants.identity(base), rec)
     for rec, base in records:
@@ -815,7 +816,7 @@ def differing_construct_sets(ctx: FileContext) -> Iterator[Finding]:
     if len(records) < 2:
         return
     variants = ctx.variants
-    first: dict[tuple, VariantDirective] = {}
+    first: dict[tuple[str, tuple[object, ...], int, str], VariantDirective] = {}
     for rec in records:
         variant = _single_variant(rec, variants)
         if variant is None:
@@ -830,7 +831,8 @@ def differing_construct_sets(ctx: FileContext) -> Iterator[Finding]:
                       _construct_span(rec), related=[Related(prior.directive.name_span, f"{_construct(prior)} here")])
 
 
-def _variant_key(rec: VariantDirective, variant: Symbol, variants: Variants) -> tuple:
+def _variant_key(rec: VariantDirective, variant: Symbol,
+                 variants: Variants) -> tuple[str, tuple[object, ...], int, str]:
     """The variant function; for a template-id, the specialization (its arguments as written)."""
     args = "".join(rec.name.split())[len(rec.name.split("<")[0]):] if rec.template_args else ""
     return (*variants.identity(variant), args)
@@ -860,7 +862,7 @@ def called_outside_its_context(ctx: FileContext) -> Iterator[Finding]:
         return
     variants = ctx.variants
     model = ctx.model
-    watched: dict[str, list[tuple[tuple, VariantDirective]]] = {}
+    watched: dict[str, list[tuple[FunctionIdentity, VariantDirective]]] = {}
     for rec in records:
         variant = _single_variant(rec, variants)
         if variant is not None and rec.base is not None and not rec.template_args:

@@ -78,7 +78,7 @@ def _overloaded(e: Entity) -> bool:
 def _variant_bases(ws: WorkspaceContext) -> set[str]:
     """Names (lower case, unqualified) of procedures that are the base of a declare variant:
     a variant may replace them on the other side, which these rules do not model."""
-    cached = ws.__dict__.get("_variant_bases")
+    cached: set[str] | None = ws.__dict__.get("_variant_bases")
     if cached is not None:
         return cached
     out: set[str] = set()
@@ -157,7 +157,7 @@ def _local_device(ws: WorkspaceContext, path: str) -> set[str]:
     """What the file makes device code by itself: its target regions and its marks (its own and
     those of the headers it includes), followed through its own references (implicit marks exist
     only in the defining file)."""
-    cache = ws.__dict__.setdefault("_local_device", {})
+    cache: dict[str, set[str]] = ws.__dict__.setdefault("_local_device", {})
     found = cache.get(path)
     if found is not None:
         return found

@@ -152,7 +152,7 @@ class _TopLevel:
     line at top level is at file scope when its neighbours are clean. Anything else (namespaces,
     #if groups, errors) takes the exact walk of `_scope`."""
 
-    def __init__(self, tree) -> None:
+    def __init__(self, tree: tree_sitter.Tree) -> None:
         self.tree = tree
         root = tree.root_node
         # An ERROR or missing root makes every walk end in "unknown" unless a body comes first.
@@ -194,7 +194,7 @@ class _TopLevel:
         return _clean_sibling(nodes[i], after=step > 0)
 
 
-def _scope(tree, offset: int) -> str:
+def _scope(tree: tree_sitter.Tree, offset: int) -> str:
     """'function', 'file', or 'unknown' when the tree around the directive may be wrong
     (a parse error, or macros that open and close function bodies)."""
     node = tree.root_node.descendant_for_byte_range(offset, offset + 1)
@@ -213,7 +213,7 @@ def _scope(tree, offset: int) -> str:
     return "file"
 
 
-def _clean_neighbour(node, direction: str) -> bool:
+def _clean_neighbour(node: tree_sitter.Node, direction: str) -> bool:
     """The nearest code beside a file-scope pragma parses as ordinary declarations."""
     sibling = getattr(node, direction)
     while sibling is not None and sibling.type in _SKIPPED_SIBLINGS:
@@ -221,7 +221,7 @@ def _clean_neighbour(node, direction: str) -> bool:
     return sibling is None or _clean_sibling(sibling, after=direction == "next_named_sibling")
 
 
-def _clean_sibling(sibling, after: bool) -> bool:
+def _clean_sibling(sibling: tree_sitter.Node, after: bool) -> bool:
     """Ordinary declarations, or a function definition after the pragma whose head parses: a body
     with errors (a malformed directive inside it) still puts the pragma before the function."""
     if not sibling.has_error:

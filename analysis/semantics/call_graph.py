@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..model.file_model import (
     ENTRY,
@@ -90,6 +90,14 @@ DECLARES = "declares"               # a unit declares a static-storage local var
 INIT = "init"                       # a variable's initializer references the entity (rule 4)
 
 T = TypeVar("T")
+
+# FileGraph.signature: its declarations (key, kind, definition), marks (key, device type, link,
+# indirect, how), roots (key, owner) and edges (source, target, kind, host, candidates, device
+# target, variants), each sorted.
+GraphSignature = tuple[tuple[tuple[str, str, bool], ...],
+                       tuple[tuple[str, str, bool, bool, str], ...],
+                       tuple[tuple[str, str], ...],
+                       tuple[tuple[str, str, str, bool, tuple[str, ...], str, tuple[tuple[str, str], ...]], ...]]
 
 ROOT_PREFIX = "@"                   # keys of target regions: "@<path>:<unit key>#<n>"
 CPP_PREFIX = "c++:"                 # keys of C++ functions and variables without C linkage
@@ -168,7 +176,7 @@ class FileGraph:
         """1-based line of a byte offset (0 when unknown)."""
         return self.line_of(offset) + 1 if self.line_of is not None else 0
 
-    def signature(self) -> tuple:
+    def signature(self) -> GraphSignature:
         """What propagation depends on, without positions: equal signatures mean an edit
         changed nothing propagation can see (only spans moved)."""
         found = self.__dict__.get("_signature")
@@ -176,7 +184,7 @@ class FileGraph:
             found = self.__dict__["_signature"] = self._signature()
         return found
 
-    def _signature(self) -> tuple:
+    def _signature(self) -> GraphSignature:
         return (tuple(sorted({(d.key, d.kind, d.definition) for d in self.declared})),
                 tuple(sorted({(m.key, m.device_type, m.link, m.indirect, m.how) for m in self.marks})),
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
@@ -222,7 +230,7 @@ def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]
 
     def part(name: str, make: Callable[[], T]) -> T:
         if before is not None and getattr(raw, name) is getattr(before, name):
-            return getattr(done, name)
+            return cast(T, getattr(done, name))   # the same part of the graph scoped before
         return make()
 
     return FileGraph(path, raw.fortran,
@@ -239,7 +247,7 @@ def file_graph(ctx: FileFacts, path: str | None = None,
     """The graph of one analysed file (cached on the context: it changes only with the text).
     `previous`: the context the file had before and its graph, to build from when the text
     changed inside one function body (`graph_after_edit`)."""
-    cached = ctx.__dict__.get("_file_graph")
+    cached: FileGraph | None = ctx.__dict__.get("_file_graph")
     if cached is not None:
         return cached
     handed = ctx.__dict__.pop("_file_graph_base", None)

@@ -119,7 +119,7 @@ class FileContext:
         if "_c_types" not in self.__dict__:
             from ..model.c_types import TypeReader
             self.__dict__["_c_types"] = None if self.document.language.is_fortran else TypeReader(self)
-        return self.__dict__["_c_types"]
+        return cast("TypeReader | None", self.__dict__["_c_types"])
 
     @property
     def device_graph(self) -> DeviceGraph:
@@ -143,7 +143,7 @@ class FileContext:
         """Whether the source spells any of these (lower-case) names, Fortran in any case: a fast
         test before a rule reads calls of a few runtime routines."""
         names = tuple(names)
-        cache = self.__dict__.setdefault("_mentions", {})
+        cache: dict[tuple[str, ...], bool] = self.__dict__.setdefault("_mentions", {})
         found = cache.get(names)
         if found is None:   # rules ask once per region: the answer is the file's
             source = self.source_lower() if self.document.language.is_fortran else self.document.source
@@ -158,7 +158,7 @@ class FileContext:
 
     def body_words_read(self) -> set[bytes]:
         """The set `depends_on_words` adds to (for a reader that must not hold the context)."""
-        return self.__dict__.setdefault("_body_words", set())
+        return cast("set[bytes]", self.__dict__.setdefault("_body_words", set()))
 
     # a focused view's directive (see `focused`); not a record field: no annotation (the cast gives the type)
     focus = cast("int | None", None)
@@ -198,7 +198,7 @@ class FileContext:
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
         """(index, directive) of the directives with these names, in source order (indexed once:
         most rules look at a few kinds of directive, and files hold thousands)."""
-        index = self.__dict__.get("_by_name")
+        index: dict[str, list[tuple[int, Directive]]] | None = self.__dict__.get("_by_name")
         if index is None:
             index = {}
             for i, d in enumerate(self.directives):

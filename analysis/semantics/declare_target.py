@@ -208,7 +208,8 @@ def bound_again(old: Binding, ctx: FileFacts, i: int) -> Binding | None:
     return new
 
 
-def _facts(marks: list[Mark]) -> list[tuple]:
+def _facts(marks: list[Mark]) -> list[tuple[str, int, int, tuple[int, ...], str, bool, bool, bool, Span,
+                                          int | None]]:
     return [(m.kind, id(m.item), id(m.clause), tuple(map(id, m.symbols)), m.device_type, m.device_type_explicit,
              m.indirect, m.explicit, m.span, m.region) for m in marks]
 

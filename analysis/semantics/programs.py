@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ..syntax.records import dataclass, field, replace
 from .call_graph import PROGRAM_ENTITY, ROOT_PREFIX, FileGraph
 
 if TYPE_CHECKING:
+    from collections.abc import Set
     from typing import Protocol
 
     from ..model.file_model import FileModel
@@ -109,7 +110,7 @@ class Programs:
 
 def link_facts(graph: FileGraph, ctx: FileFacts) -> LinkFacts:
     """What a file's graph says about its links (common blocks are every unit's own: no link)."""
-    found = graph.__dict__.get("_link_facts")
+    found: LinkFacts | None = graph.__dict__.get("_link_facts")
     if found is not None:
         return found
     local = (graph.path + ":", ROOT_PREFIX)
@@ -318,7 +319,7 @@ def _candidates(p: str, definers: Iterable[str], facts: dict[str, LinkFacts], ow
     if facts[p].entry:
         found = [d for d in found if not facts[d].entry]
     else:   # an entry point's file is the program of a file only where it is the only one
-        found = [d for d in found if not facts[d].entry or owners.get(p) == {d}]
+        found = [d for d in found if not facts[d].entry or owners.get(p) == cast("Set[str]", {d})]
     mine = owners.get(p, frozenset()) | ({p} if facts[p].entry else set())
     found = [d for d in found if not owners.get(d) or owners[d] & mine or (not mine and not facts[d].entry)]
     if not found:

@@ -406,7 +406,8 @@ class DeviceGraph:
         """The resolved references of these files grouped by target key, in file order; kept
         while each file's resolved references are the same list (a marks-only change keeps them)."""
         lists = [(path, self.edges(path)) for path in paths]   # held: no list's id is reused
-        kept = self.__dict__.get("_by_target")
+        kept: tuple[list[tuple[str, list[Edge]]], dict[str, list[tuple[str, Edge]]]] | None = \
+            self.__dict__.get("_by_target")
         if kept is not None and len(kept[0]) == len(lists) \
                 and all(p == q and a is b for (p, a), (q, b) in zip(kept[0], lists)):
             return kept[1]

@@ -62,6 +62,9 @@ DECLARE_VARIANT = "declare variant"
 BEGIN_DECLARE_VARIANT = "begin declare variant"
 END_DECLARE_VARIANT = "end declare variant"
 VARIANT_DIRECTIVES = frozenset({DECLARE_VARIANT, BEGIN_DECLARE_VARIANT})
+# What makes two declarations the same function (`Variants.identity`): the qualified name, the
+# parameter types (C++: `Signature.key`, `("?",)` when unknown; `()` otherwise) and the begin/end region.
+FunctionIdentity = tuple[str, tuple[object, ...], int]
 
 # Where a `declare variant` directive stands (VariantDirective.placement).
 FUNCTION_FOLLOWS = "function"        # a single function declaration or definition follows
@@ -244,7 +247,7 @@ class Variants:
                 return r  # regions nest: the latest start that still holds it is the innermost
         return None
 
-    def identity(self, symbol: Symbol) -> tuple:
+    def identity(self, symbol: Symbol) -> FunctionIdentity:
         """What makes two declarations the same function: the qualified name, the parameter
         types (C++ overloads), and the begin/end region it is defined in."""
         region = self.region_of(symbol.name_span[0])
@@ -467,7 +470,7 @@ class _Resolver:
             return
         types = self.types
         base_sig = types.signature(rec.base)
-        by_identity: dict[tuple, Symbol] = {}
+        by_identity: dict[FunctionIdentity, Symbol] = {}
         for s in functions:
             by_identity.setdefault(self.out.identity(s), s)
         candidates = list(by_identity.values())

@@ -349,7 +349,7 @@ def unknown_end(ctx: FileFacts, d: Directive) -> int:
 def _construct_extents(ctx: FileFacts) -> list[tuple[int, int, Directive]]:
     """(start, end, directive) of every executable construct of the file that adds a construct
     trait or is a target region (computed once)."""
-    found = ctx.__dict__.get("_variant_extents")
+    found: list[tuple[int, int, Directive]] | None = ctx.__dict__.get("_variant_extents")
     if found is not None:
         return found
     found = []
