@@ -18,21 +18,9 @@ from ..syntax.records import dataclass
 from .file_model import FIELD, FUNCTION, TYPE, VARIABLE, Symbol
 
 if TYPE_CHECKING:
-    from typing import Protocol
+    from .facts import ModelFacts
 
-    from ..syntax.document import Document
-    from .file_model import FileModel
-
-    class FileFacts(Protocol):
-        """What this pass reads of an analysed file (context.FileContext provides it; the pass
-        does not import the context, which builds the passes)."""
-        @property
-        def document(self) -> Document: ...
-        @property
-        def model(self) -> FileModel: ...
-        @property
-        def macros(self) -> frozenset[str]: ...
-        def body_words_read(self) -> set[bytes]: ...
+    FileFacts = ModelFacts   # what every pass reads is all this one reads
     import tree_sitter
 
 

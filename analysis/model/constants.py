@@ -14,22 +14,10 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from typing import Protocol
-
     from ..directives.nodes import Expr
-    from ..syntax.document import Document
-    from .file_model import FileModel
+    from .facts import ModelFacts
 
-    class FileFacts(Protocol):
-        """What constant evaluation reads of an analysed file (semantics.context.FileContext
-        provides it)."""
-        @property
-        def document(self) -> Document: ...
-        @property
-        def model(self) -> FileModel: ...
-        @property
-        def macros(self) -> frozenset[str]: ...
-        def depends_on_words(self, *words: bytes) -> None: ...
+    FileFacts = ModelFacts   # what every pass reads is all this one reads
 
 _TOKEN = re.compile(r"""
     \s*(?:

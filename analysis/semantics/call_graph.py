@@ -35,9 +35,8 @@ from .variants import EVERY_DEVICE, SOME_DEVICE, EffectiveSelector, device_selec
 if TYPE_CHECKING:
     from typing import Protocol
 
-    from ..directives.nodes import Directive
-    from ..directives.structure import Structure
     from ..model.c_types import TypeReader
+    from ..model.facts import ModelFacts
     from ..model.file_model import FileModel
     from ..model.regions import Regions
     from ..syntax.document import Document
@@ -45,7 +44,7 @@ if TYPE_CHECKING:
     from .declare_target import Binding
     from .variants import Variants
 
-    class FileFacts(Protocol):
+    class FileFacts(ModelFacts, Protocol):
         """What this pass reads of an analysed file (context.FileContext provides it; the pass
         does not import the context, which builds the passes)."""
         @property
@@ -53,28 +52,15 @@ if TYPE_CHECKING:
         @property
         def configuration(self) -> Configuration | None: ...
         @property
-        def directives(self) -> list[Directive]: ...
-        @property
-        def document(self) -> Document: ...
-        @property
         def has_declare_target(self) -> bool: ...
-        @property
-        def model(self) -> FileModel: ...
         @property
         def path(self) -> str: ...
         @property
         def regions(self) -> Regions: ...
         @property
-        def structure(self) -> Structure: ...
-        @property
         def variants(self) -> Variants: ...
         @property
         def c_types(self) -> TypeReader | None: ...
-        @property
-        def macros(self) -> frozenset[str]: ...
-        def directives_named(self, *names: str) -> list[tuple[int, Directive]]: ...
-        def depends_on_words(self, *words: bytes) -> None: ...
-        def body_words_read(self) -> set[bytes]: ...
     import tree_sitter
 
 

@@ -18,24 +18,11 @@ from ..syntax.document import Span
 from ..syntax.records import dataclass, field
 
 if TYPE_CHECKING:
-    from typing import Protocol
-
     from ..directives.nodes import Directive
-    from ..directives.structure import Structure
+    from ..model.facts import ModelFacts
     from ..model.file_model import FileModel
-    from ..syntax.document import Document
 
-    class FileFacts(Protocol):
-        """What this pass reads of an analysed file (context.FileContext provides it; the pass
-        does not import the context, which builds the passes)."""
-        @property
-        def directives(self) -> list[Directive]: ...
-        @property
-        def document(self) -> Document: ...
-        @property
-        def model(self) -> FileModel: ...
-        @property
-        def structure(self) -> Structure: ...
+    FileFacts = ModelFacts   # what every pass reads is all this one reads
 
 DECLARE_TARGET = "declare target"
 BEGIN_DECLARE_TARGET = "begin declare target"

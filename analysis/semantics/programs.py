@@ -32,16 +32,14 @@ if TYPE_CHECKING:
     from collections.abc import Set
     from typing import Protocol
 
-    from ..model.file_model import FileModel
+    from ..model.facts import ModelFacts
     from ..units import Configuration
 
-    class FileFacts(Protocol):
+    class FileFacts(ModelFacts, Protocol):
         """What this pass reads of an analysed file (context.FileContext provides it; the pass
         does not import the context, which builds the passes)."""
         @property
         def configuration(self) -> Configuration | None: ...
-        @property
-        def model(self) -> FileModel: ...
     from ..syntax.compile_commands import CompileDatabase
 
 # Names every program defines, which link nothing (each program has its own).

@@ -37,24 +37,15 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     from ..directives.nodes import Directive
-    from ..directives.structure import Structure
     from ..model.c_types import TypeReader
+    from ..model.facts import ModelFacts
     from ..model.file_model import FileModel
-    from ..syntax.document import Document
 
-    class FileFacts(Protocol):
+    class FileFacts(ModelFacts, Protocol):
         """What this pass reads of an analysed file (context.FileContext provides it; the pass
         does not import the context, which builds the passes)."""
         @property
         def c_types(self) -> TypeReader | None: ...
-        @property
-        def directives(self) -> list[Directive]: ...
-        @property
-        def document(self) -> Document: ...
-        @property
-        def model(self) -> FileModel: ...
-        @property
-        def structure(self) -> Structure: ...
     import tree_sitter
 
 

@@ -34,26 +34,15 @@ if TYPE_CHECKING:
     from typing import Protocol
 
     from ..directives.nodes import Directive
-    from ..directives.structure import Structure
+    from ..model.facts import ModelFacts
     from ..model.file_model import FileModel
-    from ..syntax.document import Document
     from .variants import Variants
 
-    class FileFacts(Protocol):
+    class FileFacts(ModelFacts, Protocol):
         """What this pass reads of an analysed file (context.FileContext provides it; the pass
         does not import the context, which builds the passes)."""
         @property
-        def directives(self) -> list[Directive]: ...
-        @property
-        def document(self) -> Document: ...
-        @property
-        def model(self) -> FileModel: ...
-        @property
-        def structure(self) -> Structure: ...
-        @property
         def variants(self) -> Variants: ...
-        def depends_on_words(self, *words: bytes) -> None: ...
-        def directives_named(self, *names: str) -> list[tuple[int, Directive]]: ...
     from ..directives.nodes import ContextSelector, ListItem
 
 DECLARE_VARIANT = "declare variant"
