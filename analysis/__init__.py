@@ -11,7 +11,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .check import FileAnalysis, analyze
+    from .file_analysis import FileAnalysis, analyze
     from .syntax.diagnostics import CATALOGUE, Finding, Severity
     from .syntax.document import Document, Language, language_for_id, language_for_path
     from .syntax.options import Options
@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 # Where each name of the package's interface lives. Imported on first use (PEP 562), so that a
 # program reading one submodule (`omp-lsp run` reads compile_commands and syntax) does not load
 # the rules and the program model too.
-_HOMES = {"FileAnalysis": "check", "analyze": "check", "CATALOGUE": "syntax.diagnostics",
+_HOMES = {"FileAnalysis": "file_analysis", "analyze": "file_analysis", "CATALOGUE": "syntax.diagnostics",
           "Finding": "syntax.diagnostics", "Severity": "syntax.diagnostics", "Options": "syntax.options",
           "Document": "syntax.document", "Language": "syntax.document", "language_for_id": "syntax.document",
           "language_for_path": "syntax.document"}

@@ -13,7 +13,7 @@ import os
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
-from .check import FileAnalysis, analyze
+from .file_analysis import FileAnalysis, analyze
 from .semantics.context import FileContext
 from .syntax.compile_commands import CompileDatabase, CompileEntry
 from .syntax.document import Document, Language

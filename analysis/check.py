@@ -1,183 +1,204 @@
-"""The analysis entry point shared by `omp-lsp --check` and the language server."""
+"""The analysis as the server and the codegen backend see it: the one entry point `server/` and
+`codegen/` call, so the layers below can move and split without their callers knowing.
+
+This is the top layer of the analysis: it may import from every other layer, and none imports
+from it (pyproject.toml's import contracts hold both sides). Each name is imported on first use
+(PEP 562), as in the package's `__init__`: `omp-lsp --version` or `omp-lsp run` reads a few of
+these names and must not load the rules and the program model with them.
+"""
 from __future__ import annotations
 
-import re
-from collections.abc import Generator
+import importlib
+from typing import TYPE_CHECKING, Any
 
-from .directives.nodes import Directive
-from .directives.parser import parse_directive
-from .directives.source import extract
-from .directives.structure import Structure, analyse_structure
-from .rules import (
-    RuleTrace,
-    drain,
-    rule_steps,
-)
-from .rules.registry import Rule, RuleFunc
-from .semantics.context import FileContext, body_reads, body_words
-from .syntax.diagnostics import SUPERSEDES, Finding
-from .syntax.document import Document, Language, Span, parse_from
-from .syntax.fixes import tidy
-from .syntax.options import Options
-from .syntax.records import dataclass, field, replace
-from .units import Configuration, Unit, prepare
+if TYPE_CHECKING:
+    from .builds import Build, analyze_files, header_context
+    from .file_analysis import FileAnalysis, analysis_steps, analyze
+    from .ide.completion import complete
+    from .ide.device_view import entity_at, hints, mark_fix
+    from .ide.directive_hover import describe as describe_directive_part
+    from .ide.navigation import Outline, entity_key_at, outline
+    from .ide.navigation import definition as find_definition
+    from .ide.navigation import references as find_references
+    from .ide.semantic_tokens import LEGEND as TOKEN_LEGEND
+    from .ide.semantic_tokens import tokens as directive_tokens
+    from .incremental.directive_edit import reanalyse as reanalyse_directive
+    from .incremental.graph_edit import graph_after_edit
+    from .incremental.positions import PositionLog, anchors, inert_edit, moved
+    from .incremental.procedure_edit import reanalyse as reanalyse_procedure
+    from .incremental.statement_edit import reanalyse as reanalyse_statement
+    from .model.file_model import FileModel, Reference, Symbol
+    from .rules import drain
+    from .semantics.context import FileContext
+    from .semantics.programs import in_build_of
+    from .semantics.propagation import DeviceGraph, Step
+    from .semantics.propagation import build as build_device_graph
+    from .syntax.compile_commands import (
+        CompileCommandsError,
+        CompileDatabase,
+        CompileEntry,
+        build_flags,
+        find_compile_commands,
+        folders_upwards,
+        include_dirs,
+        load_compile_commands,
+    )
+    from .syntax.device_limits import UNSUPPORTED
+    from .syntax.diagnostics import CATALOGUE, Finding, Related, Severity
+    from .syntax.document import (
+        SOURCE_EXTENSIONS,
+        ByteEdit,
+        Document,
+        Encoding,
+        Language,
+        LineIndex,
+        Span,
+        TextEdit,
+        decode_source,
+        language_for_id,
+        language_for_path,
+    )
+    from .syntax.options import PROPAGATION_MODES, Options, parse_version
+    from .syntax.padding import Padding, pad
+    from .syntax.records import dataclass, field, replace
+    from .units import Includer, Unit
+    from .units.edits import edits_preprocessor_lines
+    from .units.headers import Headers
+    from .units.translation import AMBIGUOUS, header_language
+    from .workspace import CrossFileTrace, cross_file, cross_file_again, workspace_context
+
+# Where each name lives: "module" (relative to the analysis package) when the name is the
+# module's own, "module:name" when this interface gives it a clearer one.
+_HOMES: dict[str, str] = {
+    # documents and positions
+    "Document": "syntax.document", "Language": "syntax.document", "Encoding": "syntax.document",
+    "Span": "syntax.document", "LineIndex": "syntax.document", "TextEdit": "syntax.document",
+    "ByteEdit": "syntax.document", "SOURCE_EXTENSIONS": "syntax.document", "decode_source": "syntax.document",
+    "language_for_id": "syntax.document", "language_for_path": "syntax.document",
+    # options and findings
+    "Options": "syntax.options", "PROPAGATION_MODES": "syntax.options", "parse_version": "syntax.options",
+    "CATALOGUE": "syntax.diagnostics", "Finding": "syntax.diagnostics", "Related": "syntax.diagnostics",
+    "Severity": "syntax.diagnostics",
+    # compile commands and translation units
+    "CompileDatabase": "syntax.compile_commands", "CompileEntry": "syntax.compile_commands",
+    "CompileCommandsError": "syntax.compile_commands", "build_flags": "syntax.compile_commands",
+    "find_compile_commands": "syntax.compile_commands", "load_compile_commands": "syntax.compile_commands",
+    "folders_upwards": "syntax.compile_commands", "include_dirs": "syntax.compile_commands",
+    "Unit": "units", "Includer": "units", "Headers": "units.headers", "AMBIGUOUS": "units.translation",
+    "header_language": "units.translation",
+    # analysing files and workspaces
+    "FileAnalysis": "file_analysis", "analyze": "file_analysis", "analysis_steps": "file_analysis",
+    "drain": "rules", "Build": "builds", "analyze_files": "builds", "header_context": "builds",
+    "cross_file": "workspace", "cross_file_again": "workspace", "CrossFileTrace": "workspace",
+    "workspace_context": "workspace",
+    # device types and programs
+    "UNSUPPORTED": "syntax.device_limits", "FileModel": "model.file_model", "Reference": "model.file_model",
+    "Symbol": "model.file_model", "FileContext": "semantics.context", "DeviceGraph": "semantics.propagation",
+    "Step": "semantics.propagation", "build_device_graph": "semantics.propagation:build",
+    "in_build_of": "semantics.programs",
+    # editor features
+    "complete": "ide.completion", "hints": "ide.device_view", "mark_fix": "ide.device_view",
+    "entity_at": "ide.device_view", "describe_directive_part": "ide.directive_hover:describe",
+    "Outline": "ide.navigation", "outline": "ide.navigation", "entity_key_at": "ide.navigation",
+    "find_definition": "ide.navigation:definition", "find_references": "ide.navigation:references",
+    "TOKEN_LEGEND": "ide.semantic_tokens:LEGEND", "directive_tokens": "ide.semantic_tokens:tokens",
+    # incremental re-analysis: the analysed text's padding, positions moved through edits, and an
+    # edit of one directive, C/C++ function body or Fortran statement analysed again
+    "Padding": "syntax.padding", "pad": "syntax.padding", "PositionLog": "incremental.positions",
+    "anchors": "incremental.positions", "moved": "incremental.positions", "inert_edit": "incremental.positions",
+    "edits_preprocessor_lines": "units.edits", "reanalyse_directive": "incremental.directive_edit:reanalyse",
+    "reanalyse_procedure": "incremental.procedure_edit:reanalyse",
+    "reanalyse_statement": "incremental.statement_edit:reanalyse", "graph_after_edit": "incremental.graph_edit",
+    # records (the dataclasses without their start-up cost)
+    "dataclass": "syntax.records", "field": "syntax.records", "replace": "syntax.records",
+}
+
+__all__ = [
+    "AMBIGUOUS",
+    "CATALOGUE",
+    "PROPAGATION_MODES",
+    "SOURCE_EXTENSIONS",
+    "TOKEN_LEGEND",
+    "UNSUPPORTED",
+    "Build",
+    "ByteEdit",
+    "CompileCommandsError",
+    "CompileDatabase",
+    "CompileEntry",
+    "CrossFileTrace",
+    "DeviceGraph",
+    "Document",
+    "Encoding",
+    "FileAnalysis",
+    "FileContext",
+    "FileModel",
+    "Finding",
+    "Headers",
+    "Includer",
+    "Language",
+    "LineIndex",
+    "Options",
+    "Outline",
+    "Padding",
+    "PositionLog",
+    "Reference",
+    "Related",
+    "Severity",
+    "Span",
+    "Step",
+    "Symbol",
+    "TextEdit",
+    "Unit",
+    "analysis_steps",
+    "analyze",
+    "analyze_files",
+    "anchors",
+    "build_device_graph",
+    "build_flags",
+    "complete",
+    "cross_file",
+    "cross_file_again",
+    "dataclass",
+    "decode_source",
+    "describe_directive_part",
+    "directive_tokens",
+    "drain",
+    "edits_preprocessor_lines",
+    "entity_at",
+    "entity_key_at",
+    "field",
+    "find_compile_commands",
+    "find_definition",
+    "find_references",
+    "folders_upwards",
+    "graph_after_edit",
+    "header_context",
+    "header_language",
+    "hints",
+    "in_build_of",
+    "include_dirs",
+    "inert_edit",
+    "language_for_id",
+    "language_for_path",
+    "load_compile_commands",
+    "mark_fix",
+    "moved",
+    "outline",
+    "pad",
+    "parse_version",
+    "reanalyse_directive",
+    "reanalyse_procedure",
+    "reanalyse_statement",
+    "replace",
+    "workspace_context",
+]
 
 
-@dataclass
-class FileAnalysis:
-    document: Document
-    directives: list[Directive]
-    structure: Structure
-    findings: list[Finding]
-    internal_errors: list[str] = field(default_factory=list)
-    context: FileContext | None = None   # what the rules read (holds the lazily built program model)
-    trace: AnalysisTrace | None = None   # kept when asked for: what re-analysing one directive needs
-
-    @property
-    def configuration(self) -> Configuration | None:
-        """The build's configuration of the file (inactive branches, includes, macros)."""
-        return self.context.configuration if self.context is not None else None
-
-
-@dataclass
-class AnalysisTrace:
-    """Each directive's parser findings and each rule's findings and reads (see directive_edit)."""
-    options: Options
-    problems: list[list[Finding]]
-    rules: dict[Rule[RuleFunc], RuleTrace]
-    starts: list[int] | None = None   # where each directive starts, once asked for
-    succession: Succession | None = None   # made from another analysis by directive_edit
-    # The spans of function bodies the rules read (procedure_edit): None when all of them may
-    # have been read.
-    bodies: list[Span] | None = None
-    # Words whose presence in any function body what the rules read depends on (rules.body_words).
-    words: frozenset[bytes] = frozenset()
-    # The function bodies the program model had read when the rules were done, in order.
-    expanded: list[Span] = field(default_factory=list)
-    # The spans of function bodies searched for uses (FileModel.uses_read): the rest of what the
-    # rules read of a body (`bodies`) is what it declares.
-    uses: list[Span] = field(default_factory=list)
-
-    def findings(self) -> list[Finding]:
-        """The parser's findings, then each rule's (what `conclude` makes the file's findings of)."""
-        return [*(f for found in self.problems for f in found), *(f for t in self.rules.values() for f in t.findings)]
-
-    def directive_starts(self, directives: list[Directive]) -> list[int]:
-        """Where each directive starts (kept from edit to edit: edits keep the directives' places)."""
-        if self.starts is None:
-            self.starts = [d.span[0] for d in directives]
-        return self.starts
-
-
-@dataclass
-class Succession:
-    """An analysis made from `before`'s by an edit of one directive: its id there and here,
-    which of its contents changed (directives.nodes.READS keys), and which of the file's built
-    structures were built again (their record_structure names)."""
-    before: FileContext
-    old: int
-    new: int
-    changed: set[str]
-    rebuilt: frozenset[str] = frozenset()
-
-
-def analyze(document: Document, options: Options | None = None, path: str = "", unit: Unit | None = None) -> FileAnalysis:
-    """Directives, block structure and diagnostics of one document; never raises on bad input.
-    `unit`: how the file is compiled (macros, include folders, its includer; default: as the
-    reference compiler compiles the file alone, headers read from disk).
-
-    Cross-file rules are not run here: see `workspace.analyze_workspace`.
-    """
-    return drain(analysis_steps(document, options, path, unit=unit))
-
-
-def analysis_steps(document: Document, options: Options | None = None, path: str = "",
-                   trace: bool = False, unit: Unit | None = None,
-                   previous: Document | None = None) -> Generator[None, None, FileAnalysis]:
-    """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`).
-    `trace`: keep what `directive_edit` needs to re-analyse one edited directive; `previous`: the
-    document an earlier analysis of the file read (its tree is reparsed where the texts differ)."""
-    options = options or Options()
-    document, configuration = prepare(document, unit, options.openmp_version, path)
-    if previous is not None:
-        parse_from(document, previous)
-    macros = configuration.names
-    directives, problems_of, internal = parsed_directives(document, options.openmp_version, macros)
-    findings = [f for problems in problems_of for f in problems]
-    try:
-        structure = analyse_structure(document, directives)
-    except Exception as err:
-        internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
-        structure = Structure()
-    context = FileContext(document, directives, structure, options.openmp_version, path, macros, configuration)
-    yield
-    run = yield from rule_steps(context, options.disabled, trace)
-    findings.extend(run.findings)
-    internal.extend(run.internal_errors)
-    model = context._model
-    kept = AnalysisTrace(options, problems_of, run.traces, bodies=body_reads(context), words=body_words(context),
-                         expanded=model.expanded() if model is not None else [],
-                         uses=model.uses_read() if model is not None else []) \
-        if run.traces is not None else None
-    return FileAnalysis(document, directives, structure, conclude(findings, document, directives, options),
-                        internal, context, kept)
-
-
-def parsed_directives(document: Document, version: int,
-                      macros: frozenset[str]) -> tuple[list[Directive], list[list[Finding]], list[str]]:
-    """The file's directives (those a compiler sees for this version), each one's parser findings,
-    and internal errors of the parser."""
-    internal: list[str] = []
-    directives: list[Directive] = []
-    problems_of: list[list[Finding]] = []
-    # Files without "omp" have no directive: their tree is never needed.
-    tree = document.tree if not document.language.is_fortran and b"omp" in document.source else None
-    raws = extract(document.source, document.language, tree)
-    for raw in raws:
-        try:
-            directive, problems = parse_directive(raw, document.language, version, macros)
-        except Exception as err:  # a parser bug must not hide the rest of the file
-            internal.append(f"internal error parsing the directive at byte {raw.span[0]}: {type(err).__name__}: {err}")
-            continue
-        directives.append(directive)
-        problems_of.append(problems)
-    return directives, problems_of, internal
-
-
-def conclude(findings: list[Finding], document: Document, directives: list[Directive],
-             options: Options) -> list[Finding]:
-    """The findings of a file as reported: Fortran fixes tidied, then `finish`."""
-    if document.language.is_fortran and any(f.fixes for f in findings):
-        findings = tidy(findings, document.source, document.language is Language.FORTRAN_FIXED,
-                        [d.span for d in directives])
-    return finish(findings, options)
-
-
-def finish(findings: list[Finding], options: Options) -> list[Finding]:
-    """Drop disabled and superseded findings, apply severity overrides, sort by position."""
-    superseded = {(code, f.span) for f in findings for code in SUPERSEDES.get(f.code, ())}
-    out = [_override(f, options) for f in findings
-           if f.code not in options.disabled and (f.code, f.span) not in superseded]
-    out.sort(key=lambda f: (f.span[0], f.code))
-    return out
-
-
-_DEFINE = re.compile(rb"^[ \t]*#[ \t]*define[ \t]+([A-Za-z_]\w*)", re.MULTILINE)
-
-
-def defined_macros(source: bytes) -> frozenset[str]:
-    """Names #defined in the file: pragmas are macro-expanded, so these may stand for clauses."""
-    if b"define" not in source:
-        return frozenset()
-    return frozenset(macro_definitions(source))
-
-
-def macro_definitions(source: bytes, start: int = 0, end: int | None = None) -> list[str]:
-    """The names #defined by the lines from `start` (a line start) to `end`, in order."""
-    return [m.group(1).decode() for m in _DEFINE.finditer(source, start, len(source) if end is None else end)]
-
-
-def _override(finding: Finding, options: Options) -> Finding:
-    severity = options.severity.get(finding.code)
-    # Findings may be shared with the parse cache: never changed in place.
-    return finding if severity is None else replace(finding, severity=severity)
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    module, _, own_name = home.partition(":")
+    value = getattr(importlib.import_module(f".{module}", __package__), own_name or name)
+    globals()[name] = value
+    return value

@@ -6,8 +6,7 @@ workspace folders. Cross-file rules (`rules.workspace_rule`) read every file's c
 from __future__ import annotations
 
 from .builds import Build, analyze_files
-from .check import FileAnalysis, Succession, finish
-from .directives.nodes import STRUCTURES, renamed
+from .file_analysis import FileAnalysis, Succession, finish
 from .rules import (
     WorkspaceRuleTrace,
     active_workspace_rules,
@@ -21,6 +20,7 @@ from .semantics.propagation import DeviceGraph, DeviceRow
 from .syntax.compile_commands import CompileDatabase
 from .syntax.document import Document
 from .syntax.options import Options
+from .syntax.reads import STRUCTURES, renamed
 from .syntax.records import dataclass, replace
 
 

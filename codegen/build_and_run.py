@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from omp_lsp.analysis.syntax.compile_commands import include_dirs
-from omp_lsp.analysis.syntax.records import dataclass, field
+from omp_lsp.analysis.check import dataclass, field, include_dirs
 
 from .link_errors import device_link_diagnostics
 from .offload_entries import offload_entries

@@ -21,8 +21,7 @@ from typing import TYPE_CHECKING, Any
 from .places import analyse, diagnostic, position
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.model.file_model import FileModel, Reference, Symbol
-    from omp_lsp.analysis.semantics.context import FileContext
+    from omp_lsp.analysis.check import FileContext, FileModel, Reference, Symbol
 
 _GNU_LD = re.compile(r"in function [`'‘](?P<function>[^'’(]+)(?:\([^)]*\))?['’]:\n[^\n]*undefined reference to "
                      r"[`'‘](?P<symbol>[^'’]+)['’]")
@@ -102,8 +101,8 @@ def _declaration(model: FileModel, name: str) -> Symbol | None:
 def _device_code(context: FileContext, source: str) -> Callable[[Reference], bool]:
     """Whether a reference is in device code: in a target region, or in a procedure that runs on
     the device (declare target, or implied by the propagation of device types)."""
-    from omp_lsp.analysis.semantics.propagation import build
-    graph = build({source: context})
+    from omp_lsp.analysis.check import build_device_graph
+    graph = build_device_graph({source: context})
     keys = graph.files[source].keys
 
     def on_device(ref: Reference) -> bool:

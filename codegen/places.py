@@ -5,17 +5,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.model.file_model import FileModel
-    from omp_lsp.analysis.semantics.context import FileContext
-    from omp_lsp.analysis.syntax.document import Document
+    from omp_lsp.analysis.check import Document, FileContext, FileModel
 
 
 def analyse(source: str) -> tuple[Document, FileContext] | None:
     """The document and analysis context (program model, declare target binding) of a source
     file (None: not a language omp-lsp reads)."""
-    from omp_lsp.analysis.check import analysis_steps
-    from omp_lsp.analysis.rules import drain
-    from omp_lsp.analysis.syntax.document import Document, language_for_path
+    from omp_lsp.analysis.check import Document, analysis_steps, drain, language_for_path
     language = language_for_path(source)
     if language is None:
         return None

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from omp_lsp.analysis.syntax.records import dataclass
+from omp_lsp.analysis.check import dataclass
 
 from .toolchains import AMDGCN, GCC_AMDGCN, GCC_NVPTX, HOST_OFFLOAD, NVPTX, Toolchain
 

@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping, Sequence
 from typing import IO
 
-from omp_lsp.analysis.syntax.records import dataclass
+from omp_lsp.analysis.check import dataclass
 
 OUTPUT_CAP = 1 << 20        # bytes of stdout (and of stderr) kept per process
 DEFAULT_TIMEOUT = 60.0      # seconds

@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 
-from omp_lsp.analysis.syntax.records import dataclass, field
+from omp_lsp.analysis.check import dataclass, field
 
 # Offload targets (as the compilers name them) and the device each runs on.
 HOST_OFFLOAD = "x86_64-unknown-linux-gnu"     # clang: a device image run by the host plugin

@@ -12,15 +12,21 @@ import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
 
-from omp_lsp.analysis.builds import Build, analyze_files
-from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
-from omp_lsp.analysis.syntax.device_limits import UNSUPPORTED
-from omp_lsp.analysis.syntax.diagnostics import Severity
-from omp_lsp.analysis.syntax.document import Document, language_for_path
-from omp_lsp.analysis.syntax.options import PROPAGATION_MODES, Options
-from omp_lsp.analysis.syntax.records import dataclass, field
-from omp_lsp.analysis.workspace import cross_file
+from omp_lsp.analysis.check import (
+    PROPAGATION_MODES,
+    UNSUPPORTED,
+    Build,
+    CompileDatabase,
+    Document,
+    FileAnalysis,
+    Options,
+    Severity,
+    analyze_files,
+    cross_file,
+    dataclass,
+    field,
+    language_for_path,
+)
 from omp_lsp.server.config import (
     DEFAULT_MAX_FILE_MB,
     Config,
@@ -125,11 +131,7 @@ def _program(args: argparse.Namespace, files: list[str]) -> tuple[list[str], Com
     """The files that form the program with the given ones (compile_commands.json) and the
     database's OpenMP version. Database files outside the given paths are read for the
     cross-file rules and propagation only."""
-    from omp_lsp.analysis.syntax.compile_commands import (
-        CompileCommandsError,
-        find_compile_commands,
-        load_compile_commands,
-    )
+    from omp_lsp.analysis.check import CompileCommandsError, find_compile_commands, load_compile_commands
     path = args.compile_commands
     if path is None and args.paths:
         path = find_compile_commands(os.path.abspath(args.paths[0]))
@@ -237,7 +239,7 @@ def run_check(args: argparse.Namespace) -> int:
 
 
 def run_device_map(args: argparse.Namespace) -> int:
-    from omp_lsp.analysis.workspace import workspace_context
+    from omp_lsp.analysis.check import workspace_context
 
     from . import report
     if args.format == "sarif":

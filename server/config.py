@@ -16,11 +16,18 @@ import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from omp_lsp.analysis.syntax.compile_commands import folders_upwards
-from omp_lsp.analysis.syntax.device_limits import UNSUPPORTED
-from omp_lsp.analysis.syntax.diagnostics import CATALOGUE, Severity
-from omp_lsp.analysis.syntax.options import PROPAGATION_MODES, Options, parse_version
-from omp_lsp.analysis.syntax.records import dataclass, field, replace
+from omp_lsp.analysis.check import (
+    CATALOGUE,
+    PROPAGATION_MODES,
+    UNSUPPORTED,
+    Options,
+    Severity,
+    dataclass,
+    field,
+    folders_upwards,
+    parse_version,
+    replace,
+)
 
 PROJECT_FILES = (".omp-lsp.toml", "pyproject.toml")
 DEFAULT_MAX_FILE_MB = 10.0   # files larger than this are skipped (--max-file-size, the workspace index)

@@ -22,17 +22,27 @@ from collections.abc import Callable, Generator
 from typing import Any, Final, TypeVar, cast
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.check import FileAnalysis, analysis_steps
-from omp_lsp.analysis.incremental.positions import PositionLog, anchors, moved
-from omp_lsp.analysis.semantics.programs import in_build_of
-from omp_lsp.analysis.semantics.propagation import DeviceGraph
-from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
-from omp_lsp.analysis.syntax.diagnostics import Finding, Severity
-from omp_lsp.analysis.syntax.document import Document, Encoding, Span
-from omp_lsp.analysis.syntax.options import Options
-from omp_lsp.analysis.syntax.padding import pad
-from omp_lsp.analysis.units.headers import Headers
-from omp_lsp.analysis.workspace import CrossFileTrace, cross_file_again
+from omp_lsp.analysis.check import (
+    CompileDatabase,
+    CrossFileTrace,
+    DeviceGraph,
+    Document,
+    Encoding,
+    FileAnalysis,
+    Finding,
+    Headers,
+    Options,
+    PositionLog,
+    Severity,
+    Span,
+    analysis_steps,
+    anchors,
+    cross_file_again,
+    graph_after_edit,
+    in_build_of,
+    moved,
+    pad,
+)
 from omp_lsp.server.config import Config, apply
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
@@ -84,7 +94,8 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.project_settings: dict[str, Any] = {}
         self.project_problems: list[str] = []
         self.reported: set[str] = set()                      # messages already shown once
-        self.graph = DeviceGraph(self.options.propagation)   # kept across edits: re-propagated incrementally
+        # kept across edits: each file's graph made from its previous one, re-propagated incrementally
+        self.graph = DeviceGraph(self.options.propagation, graph_after_edit)
         self.database: CompileDatabase | None = None         # the workspace's compile_commands.json
         self.retired: list[FileAnalysis] = []                # replaced analyses, released after the next results
         self.uncollected = 0                                 # analyses released since the last collection
@@ -129,7 +140,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         if options == self.options and not reanalyse and unit_settings == (config.defines, config.include_paths):
             return
         self.options = options
-        self.graph = DeviceGraph(options.propagation)
+        self.graph = DeviceGraph(options.propagation, graph_after_edit)
         open_paths = {state.path for state in self.open.values()}
         for path in [p for p in self.analyses if p not in open_paths]:
             self.index_file(path)

@@ -2,7 +2,7 @@
 
 Each holds the live text (a `Document`, edited in place with `tree.edit` + reparse) and knows how
 the analysis the server has for its file relates to that text: the analysis was made of an
-earlier text with blanks added at the ends of its lines (analysis.padding), and `log`
+earlier text with blanks added at the ends of its lines (analysis.syntax.padding), and `log`
 holds the padding and the edits made since. While every one of those edits is inert
 (`analysis.incremental.positions`), the analysis is exact for the live text once positions are moved through
 the log. An edit inside one directive made while the log holds no edit is applied to the analysed
@@ -16,12 +16,18 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.incremental import procedure_edit, statement_edit
-from omp_lsp.analysis.incremental.directive_edit import reanalyse
-from omp_lsp.analysis.incremental.positions import PositionLog, inert_edit
-from omp_lsp.analysis.syntax.document import ByteEdit, Document, Span
-from omp_lsp.analysis.syntax.padding import Padding
+from omp_lsp.analysis.check import (
+    ByteEdit,
+    Document,
+    FileAnalysis,
+    Padding,
+    PositionLog,
+    Span,
+    inert_edit,
+    reanalyse_directive,
+    reanalyse_procedure,
+    reanalyse_statement,
+)
 
 MAX_LOGGED_EDITS = 64   # then the next edit is analysed afresh: moving positions costs per edit
 
@@ -69,10 +75,10 @@ class OpenDocument:
             return None
         padding = self.log.padding
         at, end, text = padding.to_padded(edit.start), padding.to_padded(edit.old_end), self.doc.source[edit.start:edit.new_end]
-        done = reanalyse(analysis, padding, at, end, text)
+        done = reanalyse_directive(analysis, padding, at, end, text)
         if done is None and not edit.inert:   # (an inert edit costs nothing: see `edited`)
-            edited = statement_edit if self.doc.language.is_fortran else procedure_edit
-            done = edited.reanalyse(analysis, padding, at, end, text)
+            again = reanalyse_statement if self.doc.language.is_fortran else reanalyse_procedure
+            done = again(analysis, padding, at, end, text)
         if done is None:
             return None
         self.log = PositionLog(done[1])

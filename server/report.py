@@ -8,15 +8,12 @@ import os
 from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any, TextIO
 
-from omp_lsp.analysis.syntax.diagnostics import CATALOGUE, Finding, Related, Severity
-from omp_lsp.analysis.syntax.document import LineIndex, Span
-from omp_lsp.analysis.syntax.records import dataclass
+from omp_lsp.analysis.check import CATALOGUE, Finding, LineIndex, Related, Severity, Span, dataclass
 
 from omp_lsp import __version__
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.check import FileAnalysis
-    from omp_lsp.analysis.semantics.propagation import DeviceGraph
+    from omp_lsp.analysis.check import DeviceGraph, FileAnalysis
 
 _GCC_LABEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
               Severity.HINT: "note"}

@@ -12,14 +12,15 @@ import sys
 from collections.abc import Sequence
 from typing import TextIO
 
-from omp_lsp.analysis.syntax.compile_commands import (
+from omp_lsp.analysis.check import (
     CompileCommandsError,
     CompileEntry,
+    Language,
     build_flags,
     find_compile_commands,
+    language_for_path,
     load_compile_commands,
 )
-from omp_lsp.analysis.syntax.document import Language, language_for_path
 from omp_lsp.codegen.build_and_run import Report, build_and_run
 from omp_lsp.codegen.toolchains import discover, pick
 

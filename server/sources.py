@@ -5,12 +5,7 @@ import fnmatch
 import os
 from collections.abc import Sequence
 
-from omp_lsp.analysis.syntax.document import (
-    SOURCE_EXTENSIONS,
-    Document,
-    decode_source,
-    language_for_path,
-)
+from omp_lsp.analysis.check import SOURCE_EXTENSIONS, Document, decode_source, language_for_path
 
 _BINARY_PROBE = 8192
 

@@ -9,16 +9,21 @@ import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from omp_lsp.analysis.builds import Build, header_context
-from omp_lsp.analysis.check import FileAnalysis
-from omp_lsp.analysis.syntax.document import Language
-from omp_lsp.analysis.syntax.options import Options
-from omp_lsp.analysis.units import Includer, Unit
-from omp_lsp.analysis.units.headers import Headers
-from omp_lsp.analysis.units.translation import AMBIGUOUS, header_language
+from omp_lsp.analysis.check import (
+    AMBIGUOUS,
+    Build,
+    FileAnalysis,
+    Headers,
+    Includer,
+    Language,
+    Options,
+    Unit,
+    header_context,
+    header_language,
+)
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
+    from omp_lsp.analysis.check import CompileDatabase
     from omp_lsp.server.config import Config
     from omp_lsp.server.open_documents import OpenDocument
     from pygls.lsp.server import LanguageServer

@@ -9,8 +9,7 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.check import analyze
-from omp_lsp.analysis.syntax.document import Document
+from omp_lsp.analysis.check import Document, analyze
 from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
 from omp_lsp.server.sources import (
     UnreadableDirectory,
@@ -21,11 +20,7 @@ from omp_lsp.server.sources import (
 from pygls.uris import to_fs_path
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.check import FileAnalysis
-    from omp_lsp.analysis.syntax.compile_commands import CompileDatabase
-    from omp_lsp.analysis.syntax.document import Language
-    from omp_lsp.analysis.syntax.options import Options
-    from omp_lsp.analysis.units import Unit
+    from omp_lsp.analysis.check import CompileDatabase, FileAnalysis, Language, Options, Unit
     from omp_lsp.server.config import Config
     from omp_lsp.server.open_documents import OpenDocument
     from pygls.lsp.server import LanguageServer
@@ -143,11 +138,7 @@ class WorkspaceIndex(_Server):
             await asyncio.shield(self.index_task)
 
     def load_compile_commands(self, roots: list[str]) -> None:
-        from omp_lsp.analysis.syntax.compile_commands import (
-            CompileCommandsError,
-            find_compile_commands,
-            load_compile_commands,
-        )
+        from omp_lsp.analysis.check import CompileCommandsError, find_compile_commands, load_compile_commands
         for root in roots:
             path = find_compile_commands(root)
             if path is None:

@@ -195,7 +195,7 @@ def test_check_does_not_import_the_server_stack(tree: Path) -> None:
                        capture_output=True, text=True, timeout=60)
     assert r.returncode == 0
     imported = {line.split("|")[-1].strip() for line in r.stderr.splitlines() if line.startswith("import time:")}
-    assert "omp_lsp.analysis.check" in imported
+    assert "omp_lsp.analysis.file_analysis" in imported
     assert not {m for m in imported if m.split(".")[0] in ("pygls", "lsprotocol", "cattrs", "asyncio")}
 
 

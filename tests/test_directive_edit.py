@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
+from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
 from omp_lsp.analysis.incremental.directive_edit import reanalyse
 from omp_lsp.analysis.rules import Rule, drain, iter_rules, run_rule
 from omp_lsp.analysis.semantics.call_graph import file_graph
@@ -97,7 +98,7 @@ def _with_cross_file(analysis: FileAnalysis, options: Options, graph: DeviceGrap
     cross-file rules' are checked against a run that keeps nothing."""
     assert analysis.context is not None
     analyses = {PATH: analysis} if other is None else {PATH: analysis, OTHER: other}
-    graph = graph or DeviceGraph(options.propagation)
+    graph = graph or DeviceGraph(options.propagation, graph_after_edit)   # (as the server's)
     graph.sync({path: a.context for path, a in analyses.items() if a.context is not None})
     results, trace = cross_file_again(analyses, options, graph, None, previous)
     if other is not None and previous is not None:

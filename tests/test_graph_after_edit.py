@@ -1,4 +1,4 @@
-"""The call graph after an edit inside one function body (call_graph.graph_after_edit: that
+"""The call graph after an edit inside one function body (graph_edit.graph_after_edit: that
 body's references read again, every other edge moved) equals the graph built afresh from the
 same text: random edits of every C/C++ fixture and of a generated file."""
 from __future__ import annotations
@@ -11,7 +11,8 @@ from hypothesis import strategies as st
 from omp_lsp.analysis import Document, Language, Options
 from omp_lsp.analysis.check import FileAnalysis, analysis_steps
 from omp_lsp.analysis.rules import drain
-from omp_lsp.analysis.semantics.call_graph import FileGraph, file_graph, graph_after_edit
+from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
+from omp_lsp.analysis.semantics.call_graph import FileGraph, file_graph
 from omp_lsp.analysis.syntax.document import language_for_path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "bench"))

@@ -71,7 +71,7 @@ def _kept_is_fresh(analysis: FileAnalysis, padding: Padding, real: bytes, langua
                    graph: DeviceGraph, cross: CrossFileTrace) -> tuple[FileAnalysis, DeviceGraph, CrossFileTrace]:
     """A kept analysis of `real` against a fresh one: the text, the findings, the cross-file
     findings, and the file graph the device graph was updated with (from the last one:
-    call_graph.graph_after_edit); the fresh analysis, and the device graph and trace now."""
+    graph_edit.graph_after_edit); the fresh analysis, and the device graph and trace now."""
     fresh = _fresh_of(analysis, padding, real, language, options)
     assert analysis.findings == fresh.findings
     result, graph, cross = _with_cross_file(analysis, options, graph, cross)

@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis import Language, Options
 from omp_lsp.analysis.check import FileAnalysis
+from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
 from omp_lsp.analysis.incremental.statement_edit import reanalyse
 from omp_lsp.analysis.model.file_model import FileModel
 from omp_lsp.analysis.semantics.call_graph import FileGraph, file_graph
@@ -203,7 +204,7 @@ def test_the_call_graph_reads_the_edited_statement_again() -> None:
     assert done is not None
     after, _ = done
     assert after.context is not None
-    graph = file_graph(after.context, PATH, (before.context, old))
+    graph = file_graph(after.context, PATH, (before.context, old), graph_after_edit)
     fresh = _analysis(after.document.source, Language.FORTRAN, Options())
     assert fresh.context is not None
     assert _edges(graph) == _edges(file_graph(fresh.context, PATH)) != _edges(old)

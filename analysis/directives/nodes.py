@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from ..syntax import reads as _reads
 from ..syntax.document import Span
 from ..syntax.records import dataclass, field
 from .schema import ClauseSpec, DirectiveSpec
@@ -181,15 +182,15 @@ class Directive:
         return value
 
     def clauses_named(self, *names: str) -> list[Clause]:
-        if READS is not None:
-            _record(self, names)
+        if _reads.RECORDING is not None:
+            _reads.read(self, names)
         if len(names) == 1:
             return self._by_name().get(names[0], [])
         return [c for c in self._clauses() if c.name in names]
 
     def clause(self, name: str) -> Clause | None:
-        if READS is not None:
-            _record(self, (name,))
+        if _reads.RECORDING is not None:
+            _reads.read(self, (name,))
         found = self._by_name().get(name)
         return found[0] if found else None
 
@@ -209,84 +210,6 @@ class Directive:
         return index
 
 
-# What is read of directives' contents, while recorded (see `recording`): by id of the directive
-# (negative: read while checking another, see CHECKING), the clause names looked for, "*" for all
-# its clauses, "argument" for its argument list. Names,
-# spans and the other fields of a directive are its shape, which the incremental analysis
-# compares instead (directive_edit).
-Reads = dict[int, set[str]]
-READS: Reads | None = None
-BY_OWNER = False   # structure reads are recorded per file too (see record_structure)
-
-
-def recording(reads: Reads | None, by_owner: bool = False) -> Reads | None:
-    """Record content reads into `reads` (None: stop); returns the recorder it replaces."""
-    global READS, BY_OWNER
-    previous, READS, BY_OWNER = READS, reads, by_owner
-    return previous
-
-
-def renamed(reads: Reads, old: int, new: int) -> Reads:
-    """Reads of a directive moved to its successor's id (the same dict when there are none)."""
-    if old not in reads and -old not in reads:
-        return reads
-    out = dict(reads)
-    for sign in (1, -1):
-        if sign * old in out:
-            out[sign * new] = out.pop(sign * old)
-    return out
-
-
-STRUCTURES = 0   # the READS key under which the file's structures read are recorded (no object's id)
-
-
-def record_structure(name: str, owner: object | None = None) -> None:
-    """Record that a built structure of a file (the binding, the variants ...) was read, under
-    STRUCTURES; while a cross-file rule runs (`recording(..., by_owner=True)`), also under the id
-    of the file's `owner` (its document), which tells the files apart."""
-    if READS is not None:
-        found = READS.get(STRUCTURES)
-        if found is None:
-            found = READS[STRUCTURES] = set()
-        found.add(name)
-        if BY_OWNER and owner is not None:
-            key = id(owner)
-            found = READS.get(key)
-            if found is None:
-                found = READS[key] = set()
-            found.add(name)
-
-
-# While a per-directive rule runs (rules.FileContext.each_directive): the directive it is checking,
-# or NOT_ONE between them. What it reads of any other directive is recorded under the negative id:
-# a change there is not that directive's alone to check again.
-NOT_ONE = object()
-CHECKING: object | None = None
-
-
-def checking(d: object | None) -> object | None:
-    """Set the directive being checked (see CHECKING); returns the one it replaces."""
-    global CHECKING
-    previous, CHECKING = CHECKING, d
-    return previous
-
-
-def _record(d: Directive, keys: tuple[str, ...]) -> None:
-    assert READS is not None
-    key = -id(d) if CHECKING is not None and d is not CHECKING else id(d)
-    found = READS.get(key)
-    if found is None:
-        found = READS[key] = set()
-    found.update(keys)
-
-
-def record_read(d: Directive, key: str) -> None:
-    """Record a read of something built from `d`'s contents alone, under its own key (the
-    declare variant record of d: "variant")."""
-    if READS is not None:
-        _record(d, (key,))
-
-
 class _Content:
     """A directive field whose reads are recorded (a data descriptor: it wins over the instance
     dictionary, where the record's __init__ stores the value)."""
@@ -300,8 +223,8 @@ class _Content:
             return self
         found = obj.__dict__
         value = found[self.name] if self.name in found else obj.__getattr__(self.name)
-        if READS is not None:
-            _record(obj, (self.key,))
+        if _reads.RECORDING is not None:
+            _reads.read(obj, (self.key,))
         return value
 
     def __set__(self, obj: Directive, value: object) -> None:

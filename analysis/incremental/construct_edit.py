@@ -12,8 +12,7 @@ and keep what they found for the other directives.
 """
 from __future__ import annotations
 
-from ..check import AnalysisTrace
-from ..directives.nodes import STRUCTURES
+from ..file_analysis import AnalysisTrace
 from ..rules import (
     FileContext,
     Rule,
@@ -25,6 +24,7 @@ from ..rules import (
     checked_again,
     run_rule,
 )
+from ..syntax.reads import STRUCTURES
 from ..syntax.records import replace
 
 # The structure built from the code inside target regions (rules.FileContext.regions).

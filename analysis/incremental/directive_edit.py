@@ -13,17 +13,17 @@ structure, the program model and every structure built from them, provided that:
 
 Then only the rules that read something of the directive that changed are run again: while
 the analysis ran, each rule's reads of directive contents were recorded (which clauses of which
-directive, see directives.nodes.recording); the others keep their findings. The result equals a
+directive, see syntax.reads); the others keep their findings. The result equals a
 fresh analysis of the new padded text, which tests/test_directive_edit.py checks on random edits.
 """
 from __future__ import annotations
 
 from bisect import bisect_right
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from ..check import AnalysisTrace, FileAnalysis, Succession, conclude
-from ..directives.nodes import STRUCTURES, Directive, renamed
+from ..directives.nodes import Directive
 from ..directives.structure import is_delimited_declare_target
+from ..file_analysis import AnalysisTrace, FileAnalysis, Succession, conclude
 from ..model.regions import device_ancestor
 from ..rules import (
     FileContext,
@@ -35,7 +35,6 @@ from ..rules import (
     checked_again,
     run_rule,
 )
-from ..semantics.call_graph import file_graph
 from ..semantics.declare_target import (
     BEGIN_DECLARE_TARGET,
     NOHOST_MARKS,
@@ -46,13 +45,16 @@ from ..semantics.declare_target import (
 from ..semantics.variants import resolved_again
 from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
 from ..syntax.padding import Padding
+from ..syntax.reads import STRUCTURES, renamed
 from ..syntax.records import replace
 from ..units.edits import touches_configuration
+from .graph_edit import rebuilt_graph
 from .positions import comment_lines, directive_window, window_directives
 
 if TYPE_CHECKING:
     from ..directives.schema import DirectiveSpec
     from ..directives.source import Form
+    from ..semantics.call_graph import FileGraph
     from ..syntax.diagnostics import Finding
 
 # Directives whose contents the file's structures read in ways not redone here: threadprivate
@@ -140,7 +142,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         changed.add("variant")   # its record (rules.declare_variant._own_records)
     if "binding" in rebuilt:
         changed.add("marks")     # its own marks (rules.FileContext.own_marks)
-    _hand_over(ctx, context, rebuilt)
+    base = _hand_over(ctx, context, rebuilt)
+    base_rebuilt = rebuilt
     directives[i] = d2   # the list is shared with the old analysis, which is given up
     by_name = ctx.__dict__.get("_by_name")
     if by_name is not None:   # FileContext.directives_named's index, with the successor in its place
@@ -156,8 +159,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
                 rebuilt |= {NOHOST_MARKS}
     if "variants" in rebuilt and ctx._variants is not None:
         context._variants = resolved_again(ctx._variants, context, i)
-    base = context.__dict__.get("_file_graph_base")
-    if base is not None and file_graph(context) is not base[0]:
+    if base is not None and rebuilt_graph(context, base, base_rebuilt) is not base:
         rebuilt |= {"device_graph"}
     problems = list(trace.problems)
     problems[i] = problems2
@@ -260,7 +262,7 @@ def _edited_directive(old: FileAnalysis, ctx: FileContext, i: int, new_src: byte
 
 
 def _changed_contents(d: Directive, d2: Directive) -> set[str]:
-    """The content keys (directives.nodes.READS) whose values differ between the two."""
+    """The content keys (syntax.reads) whose values differ between the two."""
     changed: set[str] = set()
     clauses, clauses2 = d._clauses(), d2._clauses()
     if clauses != clauses2:
@@ -273,16 +275,18 @@ def _changed_contents(d: Directive, d2: Directive) -> set[str]:
     return changed
 
 
-def _hand_over(old: FileContext, new: FileContext, rebuilt: frozenset[str]) -> None:
+def _hand_over(old: FileContext, new: FileContext, rebuilt: frozenset[str]) -> FileGraph | None:
     """Move the structures that stay valid to the new context (the old one then releases only
     what is its own). `rebuilt`: the structures the edit changed, which stay with the old
-    context; the call graph then goes as the base of the new one (call_graph.rebuilt_graph)."""
+    context; the call graph is then returned, the base of the new one (`rebuilt_graph`)."""
+    base = None
     for key in _KEPT:
         if key in old.__dict__:
             if key[1:] in rebuilt:
                 continue
             value = old.give_up(key)
             if key == "_file_graph" and rebuilt:
-                new.__dict__["_file_graph_base"] = (value, rebuilt)
+                base = cast("FileGraph", value)
             else:
                 new.__dict__[key] = value
+    return base

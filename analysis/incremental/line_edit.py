@@ -11,7 +11,7 @@ from ..syntax.document import Span
 from ..syntax.records import replace
 
 if TYPE_CHECKING:
-    from ..check import AnalysisTrace
+    from ..file_analysis import AnalysisTrace
 
 
 class Moved(Exception):

@@ -21,10 +21,10 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from ..check import defined_macros, macro_definitions
 from ..directives.nodes import Directive
 from ..directives.parser import parse_directive
 from ..directives.source import RawDirective, extract
+from ..file_analysis import defined_macros, macro_definitions
 from ..syntax.diagnostics import Finding
 from ..syntax.document import ByteEdit, Language, Span
 from ..syntax.padding import Padding

@@ -44,8 +44,8 @@ import re
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
-from ..check import AnalysisTrace, FileAnalysis, conclude
 from ..directives.structure import association, c_structure_moved
+from ..file_analysis import AnalysisTrace, FileAnalysis, conclude
 from ..semantics.context import FileContext
 from ..syntax.document import Document, LineIndex, Span, parse_from, refresh_tree
 from ..syntax.padding import Padding
@@ -144,7 +144,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 # Structures of the old context that stay valid when nothing outside one function body moved
 # and the program model has read that body again (the type reader holds the old tree and
 # caches by symbol; the call graph is built from the old one by DeviceGraph.update).
-_NOT_KEPT = frozenset({"_c_types", "_file_graph", "_file_graph_base", "_device_graph", "_lowered_source",
+_NOT_KEPT = frozenset({"_c_types", "_file_graph", "_device_graph", "_lowered_source",
                        "_owner", "_expand_first", "_read_again"})
 
 
@@ -187,7 +187,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT
     for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in not_kept]:
         context.__dict__[key] = ctx.give_up(key)
-    # the call graph reads that body again and keeps the rest (call_graph.graph_after_edit)
+    # the call graph reads that body again and keeps the rest (graph_edit.graph_after_edit)
     body = node.child_by_field_name("body")
     assert body is not None   # (_outermost_function found it)
     inside = (body.start_byte + 1, body.end_byte - 1)

@@ -31,9 +31,9 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 
-from ..check import FileAnalysis, conclude
 from ..directives.fortran_blocks import Statement, block_events, statements
 from ..directives.structure import association
+from ..file_analysis import FileAnalysis, conclude
 from ..model.file_model import FileModel, Scope
 from ..model.model_fortran import UNIT_KINDS
 from ..semantics.context import FileContext
@@ -45,7 +45,7 @@ from .construct_edit import EXTENDED, rules_inside
 from .line_edit import LineEdit, Moved
 
 # Structures of the old context that do not hold for the new text (built again when read).
-_NOT_KEPT = frozenset({"_file_graph", "_file_graph_base", "_device_graph", "_lowered_source", "_mentions",
+_NOT_KEPT = frozenset({"_file_graph", "_device_graph", "_lowered_source", "_mentions",
                        "_owner", "_statement_read_again"})
 
 

@@ -12,7 +12,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..directives import nodes as _nodes
+from ..syntax import reads as _reads
 from ..syntax.document import Language, Span
 from ..syntax.records import dataclass, deferred, field
 
@@ -294,7 +294,7 @@ class FileModel:
             inner = _child_at(scope, offset)
             if inner is None:
                 return scope
-            if inner.kind == "function" and _nodes.READS is not None:   # (the call graph's: not noted)
+            if inner.kind == "function" and _reads.RECORDING is not None:   # (the call graph's: not noted)
                 _note(self.root, inner.span)   # a look inside a body (read before or not)
             scope = inner
 
@@ -418,7 +418,7 @@ def defer(scope: Scope, reader: Callable[[], None]) -> None:
 def _note(root: Scope, span: Span | None, always: bool = False) -> None:
     """Record a look inside the bodies overlapping `span` (None: all of them) while rules run
     (the call graph's many lookups are not theirs), or `always`: FileModel.body_reads."""
-    if always or _nodes.READS is not None:
+    if always or _reads.RECORDING is not None:
         root.__dict__.setdefault("_read", []).append(span)
 
 

@@ -9,12 +9,6 @@ from __future__ import annotations
 from collections.abc import Generator, Iterator
 from typing import TypeVar, cast
 
-from ..directives.nodes import (
-    NOT_ONE,
-    Reads,
-    checking,
-    recording,
-)
 from ..semantics.context import (  # noqa: F401 - what the rules read, for the entry points' use
     WORKSPACE_GRAPH,
     FileContext,
@@ -22,9 +16,10 @@ from ..semantics.context import (  # noqa: F401 - what the rules read, for the e
     _Focused,
     body_reads,
     body_words,
-    quietly,
 )
+from ..syntax import reads as _reads
 from ..syntax.diagnostics import Finding
+from ..syntax.reads import Reads
 from ..syntax.records import dataclass, field
 from .registry import (
     REGISTRY,
@@ -45,7 +40,7 @@ class RuleTrace:
     rules that read what changed (see directive_edit)."""
     findings: list[Finding]
     errors: list[str]
-    reads: Reads   # directive contents it read (directives.nodes.recording)
+    reads: Reads   # what it read (syntax.reads)
     owners: list[int] | None = None   # per-directive rules: the directive index of each finding
 
 
@@ -98,8 +93,7 @@ def run_rule(r: Rule[RuleFunc], ctx: FileContext, trace: bool = False) -> RuleTr
     findings: list[Finding] = []
     errors: list[str] = []
     owners: list[int] | None = [] if trace and r.per_directive else None
-    previous = recording(reads) if trace else None
-    before = checking(NOT_ONE if r.per_directive else None)
+    previous = _reads.recorded(reads, per_directive=r.per_directive) if trace else None
     ctx.__dict__["_owner"] = None
     try:
         for finding in r.func(ctx):
@@ -111,9 +105,8 @@ def run_rule(r: Rule[RuleFunc], ctx: FileContext, trace: bool = False) -> RuleTr
     except Exception as err:  # a broken rule must not take the others down
         errors.append(f"internal error in rule {r.name} ({', '.join(r.codes)}): {type(err).__name__}: {err}")
     finally:
-        checking(before)
         if trace:
-            recording(previous)
+            _reads.restore(previous)
     return RuleTrace(findings, errors, reads, owners)
 
 
@@ -159,7 +152,7 @@ def run_workspace_rule(r: Rule[WorkspaceRuleFunc], ws: WorkspaceContext, trace: 
     reads: Reads = {}
     findings: list[tuple[str, Finding]] = []
     error = None
-    previous = recording(reads, by_owner=True) if trace else None
+    previous = _reads.recorded(reads, by_owner=True) if trace else None
     try:
         for path, finding in r.func(ws):
             if finding.code not in r.codes:
@@ -169,7 +162,7 @@ def run_workspace_rule(r: Rule[WorkspaceRuleFunc], ws: WorkspaceContext, trace: 
         error = f"internal error in workspace rule {r.name} ({', '.join(r.codes)}): {type(err).__name__}: {err}"
     finally:
         if trace:
-            recording(previous)
+            _reads.restore(previous)
     return WorkspaceRuleTrace(findings, error, reads)
 
 
@@ -210,5 +203,5 @@ def iter_rules() -> Iterator[Rule[RuleFunc] | Rule[WorkspaceRuleFunc]]:
 __all__ = ["REGISTRY", "WORKSPACE_GRAPH", "WORKSPACE_REGISTRY", "FileContext", "Rule", "RuleFunc", "RuleRun",
            "RuleTrace", "WorkspaceContext", "WorkspaceRuleFunc", "WorkspaceRuleTrace", "active_rules",
            "active_workspace_rules", "body_reads", "body_words", "checked_again", "drain", "group_by_file",
-           "iter_rules", "quietly", "rule", "rule_steps", "run_rule", "run_rules", "run_workspace_rule",
+           "iter_rules", "rule", "rule_steps", "run_rule", "run_rules", "run_workspace_rule",
            "run_workspace_rules", "workspace_rule"]

@@ -22,7 +22,6 @@ from ..directives.nodes import (
     ListItem,
     TraitProperty,
     TraitSelector,
-    record_read,
 )
 from ..directives.parser import looks_like_macro, suggest, version_text
 from ..model.constants import constant_value
@@ -38,7 +37,7 @@ from ..model.file_model import (
     Symbol,
 )
 from ..model.model_c import named_by
-from ..semantics.context import FileContext, quietly
+from ..semantics.context import FileContext
 from ..semantics.variants import (
     BEGIN_DECLARE_VARIANT,
     DECLARE_VARIANT,
@@ -115,24 +114,11 @@ def _based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
             yield rec, rec.base
 
 
-def _variants(ctx: FileContext) -> Variants:
-    """ctx.variants, without recording a read of every record (see _own_records)."""
-    return quietly(lambda: ctx.variants)
-
-
 def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirective]:
-    """For per-directive rules: the resolved records, one directive at a time. A record is built
-    from its directive's contents and what an edit of that directive keeps (program model,
-    begin/end regions, types), so reading it is recorded as a read of that directive ("variant",
-    which directive_edit marks changed when it resolves the record again), not of all records.
-    A rule that reads other directives' records goes through ctx.variants."""
+    """For per-directive rules: the resolved records, one directive at a time (FileContext.own_variants)."""
     if (c_only and ctx.document.language.is_fortran) or not _has_variants(ctx):
         return
-    records = _variants(ctx).directives
-    by_index = {rec.index: rec for rec in records}
-    for i, d in ctx.each_directive([(rec.index, rec.directive) for rec in records]):
-        record_read(d, "variant")
-        yield by_index[i]
+    yield from ctx.own_variants()
 
 
 def _own_based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
@@ -154,7 +140,7 @@ def _single_variant(rec: VariantDirective, variants: Variants) -> Symbol | None:
 
 def _is_function(ctx: FileContext, s: Symbol) -> bool:
     """A function declaration (also `T *f();`, which the model records as a variable)."""
-    return types_is_function(_variants(ctx).types, s)
+    return types_is_function(ctx.variant_directives.types, s)
 
 
 def _names_certain(ctx: FileContext) -> bool:
@@ -279,7 +265,7 @@ def _known_qualifier(model: FileModel, name: str) -> bool:
 @rule("OMP303", per_directive=True)
 def incompatible_variant_type(ctx: FileContext) -> Iterator[Finding]:
     for rec, base in _own_based(ctx):
-        types = _variants(ctx).types
+        types = ctx.variant_directives.types
         assert types is not None
         if types.special(base) & {"constructor", "destructor"}:
             continue  # OMP312
@@ -330,7 +316,7 @@ def not_before_a_function(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP305", per_directive=True)
 def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
     for rec, base in _own_based(ctx):
-        variants = _variants(ctx)
+        variants = ctx.variant_directives
         variant = _single_variant(rec, variants)
         if variant is not None and rec.name_span is not None and not rec.template_args \
                 and variants.identity(variant) == variants.identity(base):
@@ -364,7 +350,7 @@ def variant_is_a_base(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP307", per_directive=True)
 def after_use_or_definition(ctx: FileContext) -> Iterator[Finding]:
     for rec, base in _own_based(ctx):
-        variants, model = _variants(ctx), ctx.model
+        variants, model = ctx.variant_directives, ctx.model
         ident = variants.identity(base)
         same_name = [s for s in model.named(base.key) if _is_function(ctx, s)]
         earlier = [s for s in same_name if s.name_span[0] < rec.directive.span[0] and variants.identity(s) == ident]
@@ -443,7 +429,7 @@ def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
                               related=[Related(first.span, "first given here")],
                               fixes=[_remove_list_item(clause, item, item.name)])
     for rec, base in _own_based(ctx):
-        types = _variants(ctx).types
+        types = ctx.variant_directives.types
         found = types.parameter_names(base) if types is not None and types.signature(base) is not None else None
         if found is None:
             continue
@@ -468,7 +454,7 @@ def adjust_args_arguments(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP310", per_directive=True)
 def need_device_ptr_not_pointer(ctx: FileContext) -> Iterator[Finding]:
     for rec, base in _own_based(ctx):
-        types = _variants(ctx).types
+        types = ctx.variant_directives.types
         sig = types.signature(base) if types is not None else None
         names = types.parameter_names(base) if types is not None else None
         if sig is None or sig.params is None or names is None or len(names) != len(sig.params):
@@ -579,7 +565,7 @@ def _first_dynamic_name(ctx: FileContext, rec: VariantDirective, text: str
     model = ctx.model
     offset = rec.directive.span[0]
     params: set[str] = set()
-    if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and (types := _variants(ctx).types) is not None:
+    if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and (types := ctx.variant_directives.types) is not None:
         params = {n for n in types.parameter_names(rec.base) or () if n}
     for m in _IDENTIFIER.finditer(text):
         word = m.group(2)
@@ -764,7 +750,7 @@ def unsupported_function(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language is not Language.CPP:
         return
     for rec, base in _own_based(ctx):
-        variants = _variants(ctx)
+        variants = ctx.variant_directives
         types = variants.types
         assert types is not None
         special = types.special(base)

@@ -37,7 +37,6 @@ from ..semantics.variants_fortran import (
     procedure_scope,
     source_names,
     unit_of,
-    variants,
 )
 from ..syntax.diagnostics import Finding, Related
 from .registry import rule
@@ -53,7 +52,7 @@ _NOT_A_SPECIFIC = {
 def _fortran_variants(ctx: FileContext) -> list[Variant]:
     if not ctx.document.language.is_fortran:
         return []
-    return variants(ctx)
+    return ctx.fortran_variants
 
 
 def _line(ctx: FileContext, offset: int) -> int:

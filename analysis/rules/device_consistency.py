@@ -88,8 +88,7 @@ def _variant_bases(ws: WorkspaceContext) -> set[str]:
         if not ctx.directives_named("declare variant"):
             continue
         if ctx.document.language.is_fortran:
-            from ..semantics.variants_fortran import variants
-            out.update(v.base.key for v in variants(ctx) if v.base is not None)
+            out.update(v.base.key for v in ctx.fortran_variants if v.base is not None)
         else:
             out.update(rec.base.name.lower() for rec in ctx.variants.directives if rec.base is not None)
     ws.__dict__["_variant_bases"] = out

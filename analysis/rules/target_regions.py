@@ -11,7 +11,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from ..directives.nodes import record_structure
 from ..model.file_model import (
     FUNCTION,
     THREAD,
@@ -28,8 +27,7 @@ from ..model.regions import (
     TargetRegion,
     device_ancestor,
 )
-from ..semantics.context import FileContext, quietly
-from ..semantics.declare_target import NOHOST_MARKS
+from ..semantics.context import FileContext
 from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Language
 from .registry import rule
@@ -160,10 +158,7 @@ def _device_affecting(d: Directive) -> bool:
 @rule("OMP206", per_directive=True)
 def device_construct_in_device_code(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
-    # of the binding, only the nohost marks and the other marks of their declarations matter
-    # (declare_target.NOHOST_MARKS: a declare target edit elsewhere does not run this again)
-    record_structure(NOHOST_MARKS, ctx.document)
-    binding = quietly(lambda: ctx.binding) if ctx.has_declare_target else None
+    binding = ctx.nohost_binding   # (of the binding, only the nohost marks matter)
     nohost = binding is not None and any(m.device_type == "nohost" for m in binding.marks)
     if not regions.targets and not nohost:
         return

@@ -11,7 +11,6 @@ tells it what an edit changed.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -27,7 +26,7 @@ from ..model.file_model import (
     Scope,
     Symbol,
 )
-from ..syntax.document import Document, Language, Span, changed_span
+from ..syntax.document import Language, Span
 from ..syntax.records import dataclass, field, replace
 from .declare_target import Mark
 from .variants import EVERY_DEVICE, SOME_DEVICE, EffectiveSelector, device_selection, selector_text
@@ -39,10 +38,10 @@ if TYPE_CHECKING:
     from ..model.facts import ModelFacts
     from ..model.file_model import FileModel
     from ..model.regions import Regions
-    from ..syntax.document import Document
     from ..units import Configuration
     from .declare_target import Binding
     from .variants import Variants
+    from .variants_fortran import Variant
 
     class FileFacts(ModelFacts, Protocol):
         """What this pass reads of an analysed file (context.FileContext provides it; the pass
@@ -60,6 +59,8 @@ if TYPE_CHECKING:
         @property
         def variants(self) -> Variants: ...
         @property
+        def fortran_variants(self) -> list[Variant]: ...
+        @property
         def c_types(self) -> TypeReader | None: ...
     import tree_sitter
 
@@ -76,6 +77,11 @@ DECLARES = "declares"               # a unit declares a static-storage local var
 INIT = "init"                       # a variable's initializer references the entity (rule 4)
 
 T = TypeVar("T")
+
+# The incremental layer's way to make a file's graph from the graph of its previous analysis
+# (incremental.graph_edit.graph_after_edit): given the new context, its path, the old context and
+# the old graph, the new graph, or None to build it afresh.
+AfterEdit = Callable[["FileFacts", str, "FileFacts", "FileGraph"], "FileGraph | None"]
 
 # FileGraph.signature: its declarations (key, kind, definition), marks (key, device type, link,
 # indirect, how), roots (key, owner) and edges (source, target, kind, host, candidates, device
@@ -149,7 +155,7 @@ class FileGraph:
     line_of: Callable[[int], int] | None = None   # byte offset -> 0-based line
     keys: dict[int, str] = field(default_factory=dict)   # id(symbol) -> entity key, for this file's symbols
     # C/C++: edges[:a] come from names, edges[a:b] from member calls, edges[b:] declare static
-    # locals; the first two in source order (graph_after_edit reads one function's share again).
+    # locals; the first two in source order (incremental.graph_edit reads one function's share again).
     # Fortran: edges[:a] from names this file resolves (and calls), edges[a:b] from names other
     # files may define, both in statement order (one statement's share is read again)
     parts: tuple[int, int] | None = None
@@ -228,233 +234,33 @@ def scoped_graph(raw: FileGraph, scope: str, headers: list[dict[str, list[str]]]
                      keys=part("keys", lambda: {k: q(v) for k, v in raw.keys.items()}), parts=raw.parts)
 
 
-def file_graph(ctx: FileFacts, path: str | None = None,
-               previous: tuple[FileFacts, FileGraph] | None = None) -> FileGraph:
+def file_graph(ctx: FileFacts, path: str | None = None, previous: tuple[FileFacts, FileGraph] | None = None,
+               after_edit: AfterEdit | None = None) -> FileGraph:
     """The graph of one analysed file (cached on the context: it changes only with the text).
-    `previous`: the context the file had before and its graph, to build from when the text
-    changed inside one function body (`graph_after_edit`)."""
+    `previous`: the context the file had before and its graph, from which `after_edit` (the
+    incremental layer's) may make this one when the edit between them allows."""
     cached: FileGraph | None = ctx.__dict__.get("_file_graph")
     if cached is not None:
         return cached
-    handed = ctx.__dict__.pop("_file_graph_base", None)
-    if handed is not None:
-        return rebuilt_graph(ctx, *handed)
-    if previous is not None:
-        graph = graph_after_edit(ctx, path if path is not None else ctx.path, *previous)
+    if previous is not None and after_edit is not None:
+        graph = after_edit(ctx, path if path is not None else ctx.path, *previous)
         if graph is not None:
+            ctx.__dict__["_file_graph"] = graph
             return graph
     model = ctx.model
     graph = FileGraph(path if path is not None else ctx.path, ctx.document.language.is_fortran,
                       user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
                       line_of=ctx.document.lines.line_of)
-    builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
+    builder = builder_of(ctx, graph)
     builder.run()
     graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
     ctx.__dict__["_file_graph"] = graph
     return graph
 
 
-def rebuilt_graph(ctx: FileFacts, base: FileGraph, rebuilt: frozenset[str]) -> FileGraph:
-    """The graph of a file after an edit of one directive (directive_edit) changed only the
-    structures named in `rebuilt`: "binding" (the marks are read anew) and "variants" (which
-    edges a declare variant redirects on the device). The declarations, roots and references
-    are `base`'s, of the same program model; lists that come out equal are `base`'s own, and
-    `base` itself is the answer when nothing changed (the device graph then has nothing to do)."""
-    graph = FileGraph(base.path, base.fortran, declared=base.declared, roots=base.roots, edges=base.edges,
-                      has_main=base.has_main, user_includes=base.user_includes, line_of=base.line_of,
-                      parts=base.parts)
-    builder = _FortranBuilder(ctx, graph) if graph.fortran else _CBuilder(ctx, graph)
-    builder.keys.update(base.keys)
-    if "binding" in rebuilt:
-        builder.bind_marks()
-        if graph.marks == base.marks:
-            graph.marks = base.marks
-    else:
-        graph.marks = base.marks
-    if "variants" in rebuilt:
-        if isinstance(builder, _FortranBuilder):
-            builder.programs()   # (the keys of what main programs hold)
-        builder.device_variants()   # (sets every edge anew: graph.edges is base's list until one differs)
-        if graph.edges == base.edges:
-            graph.edges = base.edges
-    if graph.marks is base.marks and graph.edges is base.edges:
-        graph = base
-    else:
-        keys = {k: v for k, v in builder.keys.items() if v is not None}
-        graph.keys = base.keys if keys == base.keys else keys
-    ctx.__dict__["_file_graph"] = graph
-    return graph
-
-
-def graph_after_edit(ctx: FileFacts, path: str, old_ctx: FileFacts, old: FileGraph) -> FileGraph | None:
-    """The graph of `ctx` built from `old` (the graph of `old_ctx`, whose text differs from
-    `ctx`'s in one span inside the body of one C/C++ function): the references of that body are
-    read again, every other edge is `old`'s, moved. The body's syntax and names must be the same
-    in both trees (only literals, operators and blanks changed), and the declarations, marks and
-    roots, read again, must come out as `old`'s (moved). None when any of that does not hold
-    (the caller builds the graph afresh). Only the two texts and trees are compared: making the
-    model read a body would change how the builder resolves the names in it."""
-    doc, old_doc = ctx.document, old_ctx.document
-    statement = ctx.__dict__.pop("_statement_read_again", None)
-    if old.fortran:
-        if statement is None or statement[0] is not old_ctx or old.parts is None:
-            return None
-        return _graph_after_statement_read_again(ctx, path, old, *statement[1:])
-    if old.parts is None or doc.language is not old_doc.language or doc.tree is None \
-            or old_doc.stale_tree or old_doc.tree is None:
-        return None
-    read_again = ctx.__dict__.pop("_read_again", None)
-    if read_again is not None and read_again[0] is old_ctx:
-        graph = _graph_after_body_read_again(ctx, path, old, read_again[1], read_again[2])
-        if graph is not None:
-            return graph
-        # the body unread again: what a graph built afresh reads depends on it
-        ctx.model.refresh_body(doc, *read_again[3:])
-    start, old_end, new_end = changed_span(old_doc.source, doc.source)
-    delta = new_end - old_end
-
-    def moved(span: Span) -> Span:
-        return span if span[0] < old_end else (span[0] + delta, span[1] + delta)
-    body = _function_body(doc.tree.root_node, start, new_end)
-    if body is None or len(ctx.directives) != len(old_ctx.directives) \
-            or any(d.span[1] > start and d.span[0] < new_end for d in ctx.directives):
-        return None
-    lo, hi = body
-    old_hi = hi - delta
-    if _function_body(old_doc.tree.root_node, start, old_end) != (lo, old_hi) \
-            or _body_shape(old_doc, (lo, old_hi)) != _body_shape(doc, (lo, hi)):
-        return None   # the edit changed where the function ends, or the body's syntax or names
-        # (what it declares: a local's name may change what a reference elsewhere finds)
-    model = ctx.model
-    graph = FileGraph(path, False, user_includes=tuple(i.header for i in model.includes if not i.system and i.header),
-                      line_of=doc.lines.line_of)
-    builder = _CBuilder(ctx, graph)
-    builder.declarations()
-    builder.bind_marks()
-    builder.find_roots()
-    if [(d.key, d.kind, d.definition, d.name) for d in graph.declared] != \
-            [(d.key, d.kind, d.definition, d.name) for d in old.declared] \
-            or graph.marks != [replace(m, span=moved(m.span)) for m in old.marks] \
-            or graph.roots != [replace(r, span=moved(r.span)) for r in old.roots] or graph.has_main != old.has_main:
-        return None
-    a, b = old.parts
-    spliced: list[list[Edge]] = []
-    for part, fresh in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges((lo, hi))):
-        inside = [k for k, e in enumerate(part) if lo <= e.span[0] < old_hi]
-        at = inside[0] if inside else next((k for k, e in enumerate(part) if e.span[0] >= old_hi), len(part))
-        end = inside[-1] + 1 if inside else at
-        spliced.append([*(replace(e, device_target="") if e.device_target else e for e in part[:at]), *fresh,
-                        *(replace(e, span=moved(e.span), device_target="") for e in part[end:])])
-    graph.edges = spliced[0] + spliced[1]
-    graph.parts = (len(spliced[0]), len(graph.edges))
-    builder.static_locals()
-    builder.device_variants()
-    graph.keys = {k: v for k, v in builder.keys.items() if v is not None}
-    ctx.__dict__["_file_graph"] = graph
-    return graph
-
-
-def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, before: Span,
-                                 body: Span) -> FileGraph | None:
-    """The graph of `ctx`, made by procedure_edit from `old`'s context with nothing moved but
-    the end of one function on its last line, and the program model to read that function's
-    body (inside its braces: `before` in the old text, `body` now) again: that body's
-    references are read again, everything else is `old`'s. None when the body declared an
-    entity of its own (procedure_edit leaves a body that spells `static` or `extern` alone)."""
-    lo, hi = before
-    if any(lo <= d.symbol.name_span[0] < hi for d in old.declared):
-        return None
-    graph = FileGraph(path, False, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
-                      user_includes=old.user_includes, line_of=ctx.document.lines.line_of)
-    builder = _CBuilder(ctx, graph)
-    if any(lo <= r.span[0] < hi for r in ctx.regions.targets):
-        # a kernel: its references inside target regions are its roots' (the same ones), or
-        # host code's (device(ancestor: 1))
-        graph.roots = []
-        builder.find_roots()
-        if graph.roots != old.roots:
-            return None
-        graph.roots = old.roots
-    # read as a graph built afresh reads it: the body unread before its references are
-    fresh = builder.reference_edges(body)
-    assert old.parts is not None   # (graph_after_edit checked it)
-    a, b = old.parts
-    spliced: list[list[Edge]] = []
-    for part, new in zip((old.edges[:a], old.edges[a:b]), fresh):
-        at = next((k for k, e in enumerate(part) if e.span[0] >= lo), len(part))
-        end = next((k for k, e in enumerate(part) if e.span[0] >= hi), len(part))
-        spliced.append([*part[:at], *new, *part[end:]])
-    graph.edges = spliced[0] + spliced[1]
-    graph.parts = (len(spliced[0]), len(graph.edges))
-    graph.edges.extend(old.edges[b:])   # what static locals elsewhere declare
-    builder.device_variants()
-    graph.keys = {**old.keys, **{k: v for k, v in builder.keys.items() if v is not None}}
-    ctx.__dict__["_file_graph"] = graph
-    return graph
-
-
-def _graph_after_statement_read_again(ctx: FileFacts, path: str, old: FileGraph, before: Span,
-                                      refs: list[Reference], unresolved: list[Reference]) -> FileGraph | None:
-    """The graph of `ctx`, made by statement_edit from `old`'s context with one execution-part
-    statement (`before`: its old span) read again, nothing else moved: `refs` and `unresolved`
-    are its references now; every other edge, and the declarations, marks and roots, are `old`'s.
-    None when the roots found again differ (the caller builds the graph afresh)."""
-    graph = FileGraph(path, True, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
-                      user_includes=old.user_includes, line_of=ctx.document.lines.line_of, keys=old.keys)
-    builder = _FortranBuilder(ctx, graph)
-    builder.programs()
-    if any(ref.target is not None for ref in [*refs, *unresolved]):
-        # in a target region: the edges are its root's (the same ones), or host code's
-        graph.roots = []
-        builder.find_roots()
-        if graph.roots != old.roots:
-            return None
-        graph.roots = old.roots
-    assert old.parts is not None   # (graph_after_edit checked it)
-    a, b = old.parts
-    spliced: list[list[Edge]] = []
-    for part, new in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges(refs, unresolved)):
-        at = bisect_left(part, before[0], key=lambda e: e.span[0])
-        spliced.append([*part[:at], *new, *part[bisect_left(part, before[1], at, key=lambda e: e.span[0]):]])
-    graph.edges = [*spliced[0], *spliced[1], *old.edges[b:]]
-    graph.parts = (len(spliced[0]), len(spliced[0]) + len(spliced[1]))
-    builder.device_variants()   # (the statement's calls may be of a declare variant's base)
-    ctx.__dict__["_file_graph"] = graph
-    return graph
-
-
-def _body_shape(document: Document, body: Span) -> list[tuple[str, bytes]]:
-    """The syntax nodes inside a function body in order, with the text of its names: equal
-    shapes declare the same things (only literals, operators and blanks may differ)."""
-    out: list[tuple[str, bytes]] = []
-    src = document.source
-    assert document.tree is not None
-    stack = [document.tree.root_node.descendant_for_byte_range(body[0], max(body[0], body[1] - 1))]
-    while stack:
-        node = stack.pop()
-        if node is None or node.end_byte <= body[0] or node.start_byte >= body[1]:
-            continue
-        text = src[node.start_byte:node.end_byte] if node.type.endswith("identifier") else b""
-        out.append((node.type, text))
-        stack.extend(reversed(node.children))
-    return out
-
-
-def _function_body(root: tree_sitter.Node, start: int, end: int) -> Span | None:
-    """The inside (between the braces) of the body of the outermost function definition whose
-    body holds [start, end)."""
-    node = root.descendant_for_byte_range(start, max(start, end - 1))
-    found: Span | None = None
-    while node is not None:
-        if node.type == "function_definition":
-            body = node.child_by_field_name("body")
-            if body is not None and body.type == "compound_statement" and body.start_byte < start \
-                    and end < body.end_byte:
-                found = (body.start_byte + 1, body.end_byte - 1)
-            elif found is not None:
-                return None   # the edit reaches outside a nested function's body
-        node = node.parent
-    return found
+def builder_of(ctx: FileFacts, graph: FileGraph) -> CBuilder | FortranBuilder:
+    """The builder that fills `graph` from `ctx` (for the language of the graph)."""
+    return FortranBuilder(ctx, graph) if graph.fortran else CBuilder(ctx, graph)
 
 
 class _Builder:
@@ -665,7 +471,7 @@ def _through_anonymous(scope: Scope, enclosing: set[int]) -> bool:
 _FUNCTION_SCOPES = ("file", "namespace", "class")
 
 
-class _CBuilder(_Builder):
+class CBuilder(_Builder):
     def entity_key(self, s: Symbol) -> str | None:
         if s.kind == FUNCTION:
             if s.scope.kind not in _FUNCTION_SCOPES or "dummy" in s.specifiers:
@@ -947,7 +753,7 @@ def _procedure_pointer(s: Symbol) -> bool:
     return s.kind == PROCEDURE_POINTER or (s.kind == PROCEDURE and "pointer" in s.specifiers)
 
 
-class _FortranBuilder(_Builder):
+class FortranBuilder(_Builder):
     def __init__(self, ctx: FileFacts, graph: FileGraph) -> None:
         super().__init__(ctx, graph)
         from .variants_fortran import lookup, unit_of
@@ -1082,8 +888,7 @@ class _FortranBuilder(_Builder):
 
     def variant_records(self) -> Iterator[tuple[Symbol, Symbol, EffectiveSelector]]:
         from .variants import effective, selector_of
-        from .variants_fortran import variants
-        for v in variants(self.ctx):
+        for v in self.ctx.fortran_variants:
             proc = v.variant.procedure
             if v.base is not None and proc is not None:
                 yield v.base, proc, effective(selector_of(v.directive), None)
@@ -1141,5 +946,5 @@ class _FortranBuilder(_Builder):
 
 
 __all__ = ["CALL", "CPP_PREFIX", "DECLARES", "INIT", "PROCEDURE_ENTITY", "PROGRAM_ENTITY", "ROOT_PREFIX", "USE",
-           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "file_graph", "graph_after_edit",
+           "VARIABLE_ENTITY", "Declared", "Edge", "FileGraph", "MarkFact", "Root", "builder_of", "file_graph",
            "qualify", "scoped_graph"]

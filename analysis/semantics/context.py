@@ -4,16 +4,12 @@
 incremental analysis. Below the rule registry: rules and the entry points import it."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
-from typing import TYPE_CHECKING, TypeVar, cast
+from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING, cast
 
-from ..directives import nodes
-from ..directives.nodes import (
-    Directive,
-    checking,
-    record_structure,
-)
+from ..directives.nodes import Directive
 from ..directives.structure import Structure
+from ..syntax import reads
 from ..syntax.document import Document, Span
 from ..syntax.records import dataclass, field
 
@@ -26,9 +22,8 @@ if TYPE_CHECKING:
     from ..units import Configuration
     from .declare_target import Binding, Mark
     from .propagation import DeviceGraph
-    from .variants import Variants
-
-T = TypeVar("T")
+    from .variants import VariantDirective, Variants
+    from .variants_fortran import Variant
 
 
 @dataclass
@@ -75,7 +70,7 @@ class FileContext:
     @property
     def model(self) -> FileModel:
         """The program model, built on first use (files whose rules never ask pay nothing)."""
-        record_structure("model", self.document)
+        reads.structure("model", self.document)
         if self._model is None:
             from ..model.model_build import build_model
             includer = self.configuration.includer if self.configuration is not None else None
@@ -88,7 +83,7 @@ class FileContext:
     @property
     def binding(self) -> Binding:
         """Every declare target directive resolved to the declarations it names."""
-        record_structure("binding", self.document)
+        reads.structure("binding", self.document)
         if self._binding is None:
             from .declare_target import bind
             self._binding = bind(self)
@@ -97,7 +92,7 @@ class FileContext:
     @property
     def variants(self) -> Variants:
         """Every declare variant directive and begin/end region resolved (C/C++: base and variant functions)."""
-        record_structure("variants", self.document)
+        reads.structure("variants", self.document)
         if self._variants is None:
             from .variants import resolve
             self._variants = resolve(self)
@@ -106,7 +101,7 @@ class FileContext:
     @property
     def regions(self) -> Regions:
         """The target regions and what they contain (nested directives, calls, member accesses)."""
-        record_structure("regions", self.document)
+        reads.structure("regions", self.document)
         found = self.__dict__.get("_regions")
         if found is None:
             from ..model.regions import analyse_regions
@@ -124,7 +119,7 @@ class FileContext:
     @property
     def device_graph(self) -> DeviceGraph:
         """Propagation within this file alone (per-file rules; the workspace rules see all files)."""
-        record_structure("device_graph", self.document)
+        reads.structure("device_graph", self.document)
         found = self.__dict__.get("_device_graph")
         self.__dict__["_read_all"] = True   # its call graph reads every body (body_reads)
         if found is None:
@@ -181,18 +176,18 @@ class FileContext:
             items = enumerate(self.directives) if pairs is None else pairs
         else:
             items = [(focus, self.directives[focus])] if pairs is None else [(i, d) for i, d in pairs if i == focus]
-        return items if nodes.READS is None else self._tracked(items)   # untraced: no bookkeeping
+        return items if reads.RECORDING is None else self._tracked(items)   # untraced: no bookkeeping
 
     def _tracked(self, items: Iterable[tuple[int, Directive]]) -> Iterator[tuple[int, Directive]]:
-        previous = nodes.CHECKING
         try:
             for i, d in items:
                 self.__dict__["_owner"] = i
-                checking(d)
-                yield i, d
-                checking(previous)
+                previous = reads.checking(d)
+                try:
+                    yield i, d
+                finally:
+                    reads.checking(previous)
         finally:
-            checking(previous)
             self.__dict__["_owner"] = None
 
     def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
@@ -213,6 +208,41 @@ class FileContext:
         """Whether any declare target directive is present (asked by every declare target rule)."""
         return bool(self.directives_named("declare target") or self.directives_named("begin declare target"))
 
+    @property
+    def fortran_variants(self) -> list[Variant]:
+        """Every Fortran declare variant directive resolved (what `variants` is for C/C++, and
+        recorded as that structure: none for C/C++)."""
+        reads.structure("variants", self.document)
+        from .variants_fortran import variants
+        return variants(self)
+
+    @property
+    def variant_directives(self) -> Variants:
+        """The C/C++ variants (`variants`) for a rule that reads each directive's record through
+        `own_variants` (and the tables every record is resolved with): not a read of all records."""
+        return reads.unrecorded(lambda: self.variants)
+
+    def own_variants(self) -> Iterator[VariantDirective]:
+        """For per-directive rules: each resolved C/C++ declare variant record, one directive at
+        a time. A record is built from its directive's contents and what an edit of that
+        directive keeps (program model, begin/end regions, types), so reading it is a read of that
+        directive ("variant", which directive_edit marks changed when it resolves the record
+        again), not of all records. A rule that reads other directives' records reads `variants`."""
+        records = self.variant_directives.directives
+        by_index = {rec.index: rec for rec in records}
+        for i, d in self.each_directive([(rec.index, rec.directive) for rec in records]):
+            reads.read(d, ("variant",))
+            yield by_index[i]
+
+    @property
+    def nohost_binding(self) -> Binding | None:
+        """The binding (None without declare target) for a rule that reads only its nohost marks
+        and the other marks of their declarations: a read of those (declare_target.NOHOST_MARKS),
+        so that an edit of another declare target directive does not run the rule again."""
+        from .declare_target import NOHOST_MARKS
+        reads.structure(NOHOST_MARKS, self.document)
+        return reads.unrecorded(lambda: self.binding) if self.has_declare_target else None
+
     def own_marks(self) -> Iterator[tuple[int, Directive, list[Mark]]]:
         """For per-directive rules: each declare target directive with the marks it made (its
         lists', its region's), one directive at a time. Those are bound from its contents alone
@@ -220,9 +250,9 @@ class FileContext:
         ("marks", which directive_edit marks changed when it binds the directive again), not of
         the whole binding. A rule that reads other directives' marks, or `binding.of`, reads
         ctx.binding."""
-        binding = quietly(lambda: self.binding)
+        binding = reads.unrecorded(lambda: self.binding)
         for i, d in self.each_directive([(i, self.directives[i]) for i in binding.directives]):
-            nodes.record_read(d, "marks")
+            reads.read(d, ("marks",))
             yield i, d, binding.own(i)
 
 
@@ -239,16 +269,6 @@ def body_words(ctx: FileContext) -> frozenset[bytes]:
     """The words recorded by `FileContext.depends_on_words` (and the names `mentions` looked for)."""
     names = (name.encode() for names in ctx.__dict__.get("_mentions", {}) for name in names)
     return frozenset(ctx.__dict__.get("_body_words", ())).union(names)
-
-
-def quietly(read: Callable[[], T]) -> T:
-    """A built structure read without recording the read: for a caller that records a finer one
-    (FileContext.own_marks)."""
-    previous, nodes.READS = nodes.READS, None
-    try:
-        return read()
-    finally:
-        nodes.READS = previous
 
 
 class _Focused(FileContext):
@@ -269,7 +289,7 @@ class WorkspaceContext:
     @property
     def device_graph(self) -> DeviceGraph:
         """Propagated device types of the whole workspace, brought up to date with `files`."""
-        record_structure(WORKSPACE_GRAPH)
+        reads.structure(WORKSPACE_GRAPH)
         if self.graph is None:
             from .propagation import DeviceGraph
             self.graph = DeviceGraph(self.options.propagation if self.options else "spec")

@@ -45,6 +45,7 @@ from .programs import LinkFacts, Programs, link_facts, partition, relinked
 if TYPE_CHECKING:
     from typing import Protocol
 
+    from .call_graph import AfterEdit
     from .call_graph import FileFacts as _CallGraphFacts
     from .programs import FileFacts as _ProgramsFacts
 
@@ -179,10 +180,13 @@ def _propagates(edge: Edge, target_kind: str) -> bool:
 class DeviceGraph:
     """The workspace's call and reference graph with the propagated device types."""
 
-    def __init__(self, mode: str = SPEC) -> None:
+    def __init__(self, mode: str = SPEC, after_edit: AfterEdit | None = None) -> None:
+        """`after_edit`: how a file's graph is made from its previous one (the incremental
+        layer's, for a graph kept across edits); without it, each file's graph is built afresh."""
         if mode not in MODES:
             raise ValueError(f"unknown propagation mode '{mode}' (known: {', '.join(MODES)})")
         self.mode = mode
+        self.after_edit = after_edit
         self.files: dict[str, FileGraph] = {}
         self.entities: dict[str, Entity] = {}
         self.roots: dict[str, tuple[str, Root]] = {}           # root key -> (path, root)
@@ -242,7 +246,7 @@ class DeviceGraph:
         """Read one file's graph and link facts; `_install` puts it in the graph."""
         before, old = self._contexts.get(path), self._raw.get(path)
         previous = (before, old) if before is not None and old is not None else None
-        raw = file_graph(ctx, path, previous) if ctx is not None else None
+        raw = file_graph(ctx, path, previous, self.after_edit) if ctx is not None else None
         if ctx is not None and raw is not None:
             self._contexts[path], self._raw[path] = ctx, raw
             same = old is not None and old.declared is raw.declared and old.edges is raw.edges \

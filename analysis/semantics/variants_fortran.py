@@ -15,7 +15,6 @@ from bisect import bisect_left
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
 
-from ..directives.nodes import record_structure
 from ..model.file_model import (
     ENTRY,
     FUNCTION,
@@ -295,7 +294,6 @@ def _resolve(ctx: FileFacts, index: int, d: Directive) -> Variant | None:
 
 def variants(ctx: FileFacts) -> list[Variant]:
     """Every Fortran declare variant directive of the file, resolved (computed once)."""
-    record_structure("variants", ctx.document)   # what ctx.variants is for C/C++ (directive_edit reads it)
     found = ctx.__dict__.get("_fortran_variants")
     if found is None:
         found = []

@@ -6,7 +6,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.ide.device_view import hints, mark_fix
+from omp_lsp.analysis.check import hints, mark_fix
 
 from . import build_run
 

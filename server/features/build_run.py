@@ -16,7 +16,7 @@ import threading
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.syntax.document import LineIndex
+from omp_lsp.analysis.check import LineIndex
 from omp_lsp.codegen.build_and_run import Report, build_and_run
 from omp_lsp.codegen.places import main_program
 from omp_lsp.codegen.toolchains import discover, pick

@@ -8,8 +8,7 @@ import os
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.ide.device_view import hints
-from omp_lsp.analysis.semantics.propagation import Step
+from omp_lsp.analysis.check import Step, hints
 from pygls.lsp.server import LanguageServer
 
 from ..report import device_rows, write_device_map_text

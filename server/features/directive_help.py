@@ -5,10 +5,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.ide.completion import complete
-from omp_lsp.analysis.ide.semantic_tokens import LEGEND as TOKEN_LEGEND
-from omp_lsp.analysis.ide.semantic_tokens import tokens as directive_tokens
-from omp_lsp.analysis.syntax.document import Document, Span
+from omp_lsp.analysis.check import TOKEN_LEGEND, Document, Span, complete, directive_tokens
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer

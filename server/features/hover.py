@@ -5,10 +5,7 @@ import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.ide.device_view import entity_at
-from omp_lsp.analysis.ide.directive_hover import describe as describe_directive_part
-from omp_lsp.analysis.ide.navigation import entity_key_at
-from omp_lsp.analysis.semantics.propagation import Step
+from omp_lsp.analysis.check import Step, describe_directive_part, entity_at, entity_key_at
 
 from .device import where
 

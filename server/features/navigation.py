@@ -7,9 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.ide.navigation import Outline, outline
-from omp_lsp.analysis.ide.navigation import definition as find_definition
-from omp_lsp.analysis.ide.navigation import references as find_references
+from omp_lsp.analysis.check import Outline, find_definition, find_references, outline
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer

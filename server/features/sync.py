@@ -6,14 +6,14 @@ import os
 from typing import TYPE_CHECKING
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.syntax.document import (
+from omp_lsp.analysis.check import (
     SOURCE_EXTENSIONS,
     Document,
     TextEdit,
+    edits_preprocessor_lines,
     language_for_id,
     language_for_path,
 )
-from omp_lsp.analysis.units.edits import edits_preprocessor_lines
 from omp_lsp.server.open_documents import OpenDocument
 from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
