@@ -139,11 +139,11 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     context = FileContext(document, directives, old.structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
     rebuilt = REBUILT.get(d.name, frozenset()) if changed else frozenset()
     if "variants" in rebuilt:
-        changed.add("variant")   # its record (rules.declare_variant._own_records)
+        changed.add("variant")   # its record (FileContext.own_variants)
     if "binding" in rebuilt:
-        changed.add("marks")     # its own marks (rules.FileContext.own_marks)
+        changed.add("marks")     # its own marks (FileContext.own_marks)
     base = _hand_over(ctx, context, rebuilt)
-    base_rebuilt = rebuilt
+    base_rebuilt = rebuilt   # (what the edit changed, before the derived names join it)
     directives[i] = d2   # the list is shared with the old analysis, which is given up
     by_name = ctx.__dict__.get("_by_name")
     if by_name is not None:   # FileContext.directives_named's index, with the successor in its place
