@@ -35,19 +35,13 @@ from ..rules import (
     checked_again,
     run_rule,
 )
-from ..semantics.declare_target import (
-    BEGIN_DECLARE_TARGET,
-    NOHOST_MARKS,
-    bound_again,
-    nohost_marks_changed,
-    rebind,
-)
-from ..semantics.variants import resolved_again
+from ..semantics.declare_target import BEGIN_DECLARE_TARGET, NOHOST_MARKS
 from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
 from ..syntax.padding import Padding
 from ..syntax.reads import STRUCTURES, renamed
 from ..syntax.records import replace
 from ..units.edits import touches_configuration
+from .directive_again import bound_again, nohost_marks_changed, rebind, resolved_again
 from .graph_edit import rebuilt_graph
 from .positions import comment_lines, directive_window, window_directives
 

@@ -152,7 +152,7 @@ def bind(ctx: FileFacts) -> Binding:
         if d.name not in (DECLARE_TARGET, BEGIN_DECLARE_TARGET):
             continue
         out.directives.append(i)
-        out.marks.extend(_directive_marks(ctx, model, i, d))
+        out.marks.extend(directive_marks(ctx, model, i, d))
     if not ctx.document.language.is_fortran:
         _bind_regions(ctx, model, out)
     return out
@@ -163,46 +163,9 @@ def bind(ctx: FileFacts) -> Binding:
 NOHOST_MARKS = "nohost marks"
 
 
-def nohost_marks_changed(old: Binding, new: Binding, i: int) -> bool:
-    """Whether rebinding directive `i` changed NOHOST_MARKS (by name, which is safe: the
-    declarations a mark names and their redeclarations share it)."""
-    own = [*old.own(i), *new.own(i)]
-    if any(m.device_type == "nohost" for m in own):
-        return True
-    names = {s.name for m in own for s in m.symbols}
-    return any(m.device_type == "nohost" and any(s.name in names for s in m.symbols) for m in new.marks)
-
-
-def rebind(old: Binding, ctx: FileFacts, i: int) -> Binding:
-    """`bind` after declare target directive `i` (not a begin/end region's) was edited and kept its
-    shape: its own marks read again, the others kept (directive_edit)."""
-    own = _directive_marks(ctx, ctx.model, i, ctx.directives[i])
-    at = next((k for k, m in enumerate(old.marks) if m.directive == i and m.region is None), None)
-    kept = [m for m in old.marks if m.directive != i or m.region is not None]
-    if at is None:   # it had none: its place is after the marks of the directives before it
-        at = next((k for k, m in enumerate(kept) if m.directive > i or m.region is not None), len(kept))
-    return Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
-
-
-def bound_again(old: Binding, ctx: FileFacts, i: int) -> Binding | None:
-    """`bind` after the begin declare target directive `i` was edited (its device_type or
-    indirect clause) and kept its shape: bound afresh. None when the marks of another directive
-    changed with it (a nested region taking its device type from it): directive_edit then
-    leaves the file to a fresh analysis."""
-    new = bind(ctx)
-    if any(_facts(old.own(k)) != _facts(new.own(k)) for k in old.directives if k != i):
-        return None
-    return new
-
-
-def _facts(marks: list[Mark]) -> list[tuple[str, int, int, tuple[int, ...], str, bool, bool, bool, Span,
-                                          int | None]]:
-    return [(m.kind, id(m.item), id(m.clause), tuple(map(id, m.symbols)), m.device_type, m.device_type_explicit,
-             m.indirect, m.explicit, m.span, m.region) for m in marks]
-
-
-def _directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> list[Mark]:
-    """The marks of one declare target directive's own lists (a begin region's come from `_bind_regions`)."""
+def directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> list[Mark]:
+    """The marks of one declare target directive's own lists (a begin region's come from
+    `_bind_regions`): `bind` reads each directive so, incremental.directive_again one edited directive."""
     device_type, dt_explicit = device_type_of(d)
     indirect = indirect_of(d)
     if ctx.document.language.is_fortran and d.name == DECLARE_TARGET and d.argument is None \

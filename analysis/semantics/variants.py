@@ -257,7 +257,7 @@ def resolve(ctx: FileFacts) -> Variants:
     fortran = ctx.document.language.is_fortran
     if not fortran:
         _regions(ctx, out)
-    out.directives = [_record(i, d, out) for i, d in enumerate(directives) if d.name == DECLARE_VARIANT]
+    out.directives = [variant_record(i, d, out) for i, d in enumerate(directives) if d.name == DECLARE_VARIANT]
     if fortran or ctx.document.tree is None:
         return out
     out.types = ctx.c_types
@@ -268,20 +268,13 @@ def resolve(ctx: FileFacts) -> Variants:
     return out
 
 
-def resolved_again(old: Variants, ctx: FileFacts, index: int) -> Variants:
-    """`old` (of the same program model and directive places) with the declare variant
-    directive at `index` resolved anew: its contents changed, nothing the others read did
-    (regions and region functions depend on begin/end directives alone)."""
-    out = Variants(list(old.directives), old.regions, old.region_functions, old.types)
-    out.__dict__.update((k, v) for k, v in old.__dict__.items() if k.startswith("_"))   # lookup tables
-    at = next(k for k, rec in enumerate(out.directives) if rec.index == index)
-    rec = out.directives[at] = _record(index, ctx.directives[index], out)
-    if out.types is not None and ctx.document.tree is not None:
-        _Resolver(ctx, out).resolve(rec)
-    return out
+def resolve_record(ctx: FileFacts, out: Variants, rec: VariantDirective) -> None:
+    """Resolve one record's base and variant functions with the tables of `out` (C/C++, `out.types` set)."""
+    _Resolver(ctx, out).resolve(rec)
 
 
-def _record(i: int, d: Directive, out: Variants) -> VariantDirective:
+def variant_record(i: int, d: Directive, out: Variants) -> VariantDirective:
+    """The record of the declare variant directive `d` (at index `i`), not yet resolved (`resolve_record`)."""
     region = out.region_of(d.span[0]) if out.regions else None
     return VariantDirective(i, d, effective(selector_of(d), region.selector if region else None),
                             region.begin if region is not None else None,

@@ -1,0 +1,65 @@
+"""One edited directive's share of the semantic passes made again, for directive_edit: a
+declare target directive's marks (`rebind`, `bound_again`, and whether the nohost marks OMP206
+reads changed), a declare variant directive's record (`resolved_again`). Each equals what the
+pass builds afresh for the new text; tests/test_directive_edit.py compares them on random edits."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..semantics.declare_target import Binding, Mark, bind, directive_marks
+from ..semantics.variants import Variants, resolve_record, variant_record
+
+if TYPE_CHECKING:
+    from ..semantics.context import FileContext
+    from ..syntax.document import Span
+
+
+def nohost_marks_changed(old: Binding, new: Binding, i: int) -> bool:
+    """Whether rebinding directive `i` changed NOHOST_MARKS (by name, which is safe: the
+    declarations a mark names and their redeclarations share it)."""
+    own = [*old.own(i), *new.own(i)]
+    if any(m.device_type == "nohost" for m in own):
+        return True
+    names = {s.name for m in own for s in m.symbols}
+    return any(m.device_type == "nohost" and any(s.name in names for s in m.symbols) for m in new.marks)
+
+
+def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:
+    """`bind` after declare target directive `i` (not a begin/end region's) was edited and kept its
+    shape: its own marks read again, the others kept (directive_edit)."""
+    own = directive_marks(ctx, ctx.model, i, ctx.directives[i])
+    at = next((k for k, m in enumerate(old.marks) if m.directive == i and m.region is None), None)
+    kept = [m for m in old.marks if m.directive != i or m.region is not None]
+    if at is None:   # it had none: its place is after the marks of the directives before it
+        at = next((k for k, m in enumerate(kept) if m.directive > i or m.region is not None), len(kept))
+    return Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
+
+
+def bound_again(old: Binding, ctx: FileContext, i: int) -> Binding | None:
+    """`bind` after the begin declare target directive `i` was edited (its device_type or
+    indirect clause) and kept its shape: bound afresh. None when the marks of another directive
+    changed with it (a nested region taking its device type from it): directive_edit then
+    leaves the file to a fresh analysis."""
+    new = bind(ctx)
+    if any(_facts(old.own(k)) != _facts(new.own(k)) for k in old.directives if k != i):
+        return None
+    return new
+
+
+def _facts(marks: list[Mark]) -> list[tuple[str, int, int, tuple[int, ...], str, bool, bool, bool, Span,
+                                          int | None]]:
+    return [(m.kind, id(m.item), id(m.clause), tuple(map(id, m.symbols)), m.device_type, m.device_type_explicit,
+             m.indirect, m.explicit, m.span, m.region) for m in marks]
+
+
+def resolved_again(old: Variants, ctx: FileContext, index: int) -> Variants:
+    """`old` (of the same program model and directive places) with the declare variant
+    directive at `index` resolved anew: its contents changed, nothing the others read did
+    (regions and region functions depend on begin/end directives alone)."""
+    out = Variants(list(old.directives), old.regions, old.region_functions, old.types)
+    out.__dict__.update((k, v) for k, v in old.__dict__.items() if k.startswith("_"))   # lookup tables
+    at = next(k for k, rec in enumerate(out.directives) if rec.index == index)
+    rec = out.directives[at] = variant_record(index, ctx.directives[index], out)
+    if out.types is not None and ctx.document.tree is not None:
+        resolve_record(ctx, out, rec)
+    return out
