@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from .syntax.options import PROPAGATION_MODES, Options, parse_version
     from .syntax.padding import Padding, pad
     from .syntax.records import dataclass, field, replace
+    from .syntax.regular_files import read_regular_file, require_regular_file
     from .units import Includer, Unit
     from .units.edits import edits_preprocessor_lines
     from .units.headers import Headers
@@ -111,6 +112,8 @@ _HOMES: dict[str, str] = {
     "reanalyse_statement": "incremental.statement_edit:reanalyse", "graph_after_edit": "incremental.graph_edit",
     # records (the dataclasses without their start-up cost)
     "dataclass": "syntax.records", "field": "syntax.records", "replace": "syntax.records",
+    # reading a user's file: regular files only, within a bound
+    "read_regular_file": "syntax.regular_files", "require_regular_file": "syntax.regular_files",
 }
 
 __all__ = [
@@ -186,10 +189,12 @@ __all__ = [
     "outline",
     "pad",
     "parse_version",
+    "read_regular_file",
     "reanalyse_directive",
     "reanalyse_procedure",
     "reanalyse_statement",
     "replace",
+    "require_regular_file",
     "workspace_context",
 ]
 

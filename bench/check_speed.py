@@ -115,6 +115,13 @@ def generate(unit: str, lines: int) -> str:
     return "".join(unit.format(k=k, limit=32 + k % 97, part=2 + k % 13) for k in range(max(1, lines // per_unit)))
 
 
+def workspace_file(k: int, lines: int) -> str:
+    """The C file `k` of a generated workspace: `lines` lines of C units whose global names differ
+    from the other files'."""
+    return generate(C_UNIT, lines).replace("kernel", f"kernel{k}_").replace("blend", f"blend{k}_") \
+        .replace("scale", f"scale{k}_")
+
+
 def find_tool(name: str) -> str | None:
     """A versioned compiler on PATH or in the LLVM installation folder."""
     found = shutil.which(name)

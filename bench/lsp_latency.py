@@ -20,102 +20,16 @@ Goal: p95 at most 50 ms (20 ms is where we are heading).
 from __future__ import annotations
 
 import argparse
-import json
-import os
 import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from check_speed import C_UNIT, F_UNIT, find_tool, generate
-
-
-class Server:
-    """A language server process spoken to over stdio with JSON-RPC."""
-
-    def __init__(self, root: Path) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
-        self.next_id = 0
-        self.diagnostics: dict[tuple[str, int], float] = {}   # (uri, version) -> arrival time
-        self.responses: dict[int, object] = {}
-        self.cond = threading.Condition()
-        threading.Thread(target=self._read, daemon=True).start()
-        self.request("initialize", {"processId": os.getpid(), "rootUri": root.as_uri(), "capabilities": {},
-                                    "workspaceFolders": [{"uri": root.as_uri(), "name": "bench"}]})
-        self.notify("initialized", {})
-
-    def _send(self, message: dict) -> None:
-        body = json.dumps(message).encode()
-        assert self.proc.stdin is not None
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def _read(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            length = 0
-            while True:
-                line = out.readline()
-                if not line:
-                    return
-                if line in (b"\r\n", b"\n"):
-                    break
-                if line.lower().startswith(b"content-length:"):
-                    length = int(line.split(b":")[1])
-            message = json.loads(out.read(length))
-            now = time.perf_counter()
-            with self.cond:
-                if message.get("method") == "textDocument/publishDiagnostics":
-                    params = message["params"]
-                    self.diagnostics[(params["uri"], params.get("version"))] = now
-                elif "id" in message and "method" in message:
-                    self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})   # server requests
-                elif "id" in message:
-                    self.responses[message["id"]] = message.get("result")
-                self.cond.notify_all()
-
-    def request(self, method: str, params: dict, timeout: float = 120) -> object:
-        self.next_id += 1
-        ident = self.next_id
-        self._send({"jsonrpc": "2.0", "id": ident, "method": method, "params": params})
-        with self.cond:
-            if not self.cond.wait_for(lambda: ident in self.responses, timeout):
-                raise TimeoutError(method)
-            return self.responses.pop(ident)
-
-    def notify(self, method: str, params: dict) -> None:
-        self._send({"jsonrpc": "2.0", "method": method, "params": params})
-
-    def wait_diagnostics(self, uri: str, version: int, timeout: float = 120) -> float:
-        with self.cond:
-            if not self.cond.wait_for(lambda: (uri, version) in self.diagnostics, timeout):
-                raise TimeoutError(f"diagnostics for {uri} version {version}")
-            return self.diagnostics[(uri, version)]
-
-    def rss_mb(self) -> float:
-        try:
-            with open(f"/proc/{self.proc.pid}/status") as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        return int(line.split()[1]) / 1024
-        except OSError:
-            pass
-        return float("nan")
-
-    def close(self) -> None:
-        try:
-            self.request("shutdown", {}, timeout=30)
-            self.notify("exit", {})
-            self.proc.wait(timeout=30)
-        except Exception:
-            self.proc.kill()
-
+from check_speed import C_UNIT, F_UNIT, find_tool, generate, workspace_file
+from lsp_client import Server, percentile
 
 Edit = tuple[int, int, int, str]   # line, first character, last character, new text
 # A function of several lines without directives, after each unit of the C file: what most edits
@@ -226,11 +140,6 @@ def measure(server: Server, path: Path, language_id: str,
     return series[0], series[1], [_kind(lines[line]) for line, *_ in planned[1]], series[2:], rss
 
 
-def _percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(p * (len(ordered) - 1)))]
-
-
 def _compiler_ms(command: list[str], path: Path, runs: int = 5) -> float | None:
     tool = find_tool(command[0])
     if tool is None:
@@ -273,8 +182,7 @@ def main() -> int:
         workspace.mkdir()
         per_file = max(50, args.lines // args.files)
         for k in range(args.files):
-            (workspace / f"unit{k}.c").write_text(generate(C_UNIT, per_file).replace("kernel", f"kernel{k}_")
-                                                  .replace("blend", f"blend{k}_").replace("scale", f"scale{k}_"))
+            (workspace / f"unit{k}.c").write_text(workspace_file(k, per_file))
         server = Server(workspace)
         try:
             first = workspace / "unit0.c"
@@ -290,13 +198,13 @@ def main() -> int:
         versus = f"{compiler} -fsyntax-only {compiler_ms:.0f} ms" if compiler_ms is not None else ""
         print(f"{language_id} ({args.lines} lines, RSS {rss:.0f} MB with it open; {versus})")
         for label, times in (("blank typed (meaning kept)", blanks), ("digit typed/deleted (meaning changed)", digits)):
-            p50, p95 = statistics.median(times), _percentile(times, 0.95)
+            p50, p95 = statistics.median(times), percentile(times, 0.95)
             goal_met = goal_met and p95 <= 50
             print(f"  {label:40} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  max {max(times):7.1f} ms")
         for kind in sorted(set(kinds)):   # the meaning-changing edits by the directive they changed
             times = [t for t, k in zip(digits, kinds) if k == kind]
             label = f"  in {kind} ({len(times)} edits)"
-            print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {_percentile(times, 0.95):7.1f} ms  "
+            print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
         # edits in code (not the goal's pragma edits), shown with them
         for label, times in zip(("digit in a kernel's code", "digit in a target region's loop",
@@ -304,7 +212,7 @@ def main() -> int:
             if not times:
                 continue
             label = f"{label} ({len(times)})"
-            print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {_percentile(times, 0.95):7.1f} ms  "
+            print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
     print(f"workspace of {args.files} files ({per_file} lines each) indexed: RSS {workspace_rss:.0f} MB")
     print(f"goal p95 <= 50 ms: {'met' if goal_met else 'NOT MET'}")

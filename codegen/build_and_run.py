@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from .offload_entries import offload_entries
 from .places import analyse, diagnostic, main_program
 from .plans import DEVICE, HOST, Build, plans
 from .runner import DEFAULT_TIMEOUT, OUTPUT_CAP, Process, run
+from .supervision import temporary_folder
 from .toolchains import Toolchain
 
 _KERNEL_ENTERED = re.compile(rb"^omptarget device \d+ info: Entering OpenMP kernel.*\n?", re.MULTILINE)
@@ -106,7 +106,7 @@ def build_and_run(source: str, language: str, toolchain: Toolchain | None, timeo
         report.notes.append(f"no toolchain compiles {language} here")
         report.diagnostics = _run_diagnostics(report, source, language, None, others)
         return report
-    with tempfile.TemporaryDirectory(prefix="omp-lsp-run-") as folder:
+    with temporary_folder("omp-lsp-run-") as folder:   # (removed also when this process is stopped)
         steps, missing = plans(toolchain, language, source, folder, openmp_version, flags)
         report.notes.extend(missing)
         # The device build first: its image's entries are read while the host build and the runs

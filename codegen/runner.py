@@ -1,11 +1,13 @@
 """Running a compiler or a built program: an argument list (never a shell), in a given folder and
-environment, with a timeout that kills the whole process group and output captured up to a cap.
+environment, with output captured up to a cap and a timeout that bounds the whole run, output
+included. However the run ends (its program exits, the timeout, a cancel, this process told to
+stop), every process it started is killed: its process group, and on Linux whatever left the
+group too (supervision.py says how).
 """
 from __future__ import annotations
 
 import os
 import select
-import signal
 import subprocess
 import threading
 import time
@@ -14,21 +16,26 @@ from typing import IO
 
 from omp_lsp.analysis.check import dataclass
 
+from . import supervision
+
 OUTPUT_CAP = 1 << 20        # bytes of stdout (and of stderr) kept per process
 DEFAULT_TIMEOUT = 60.0      # seconds
+# After the run's processes were killed, how long the pipes are read for what is left in them: they
+# end at once then, unless a process the run could not be told from (see supervision.py) holds them.
+DRAIN_SECONDS = 0.5
 
 
 @dataclass(frozen=True)
 class Process:
     """What one process did."""
     command: tuple[str, ...]
-    exit_code: int | None     # None: killed at the timeout (or never started)
+    exit_code: int | None     # None: killed at the timeout, cancelled (or never started)
     stdout: bytes
     stderr: bytes
     seconds: float            # wall time
     timed_out: bool = False
     truncated: bool = False   # more output than the cap was written (and dropped)
-    error: str = ""           # why it did not start
+    error: str = ""           # why it did not start, or "cancelled"
 
     @property
     def ok(self) -> bool:
@@ -37,62 +44,105 @@ class Process:
 
 def run(command: Sequence[str], cwd: str, env: Mapping[str, str] | None = None, timeout: float = DEFAULT_TIMEOUT,
         cap: int = OUTPUT_CAP, cancel: threading.Event | None = None) -> Process:
-    """Run `command` in `cwd` with `env` added to this process's environment. The process gets
-    a session (and process group) of its own: at the timeout, or when `cancel` is set, the whole
-    group is killed, so nothing it started outlives it. Output past `cap` bytes per stream is
-    read and dropped."""
-    if cancel is not None and cancel.is_set():
+    """Run `command` in `cwd` with `env` added to this process's environment, in a session (and
+    process group) of its own. The run ends when the program exits, at the timeout, when
+    `cancel` is set or when this process stops (supervision.stop); then every process it started
+    is killed, and output past `cap` bytes per stream is read and dropped."""
+    if (cancel is not None and cancel.is_set()) or supervision.stopping():
         return Process(tuple(command), None, b"", b"", 0.0, error="cancelled")
-    full_env = {**os.environ, **(env or {})}
+    marker = supervision.new_marker()
+    full_env = {**os.environ, **(env or {}), supervision.MARKER: marker}
     start = time.perf_counter()
     try:
-        proc = subprocess.Popen(list(command), cwd=cwd, env=full_env, stdin=subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        proc = supervision.spawn(lambda: subprocess.Popen(
+            list(command), cwd=cwd, env=full_env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, start_new_session=True))
     except OSError as err:
         return Process(tuple(command), None, b"", b"", time.perf_counter() - start, error=str(err))
     assert proc.stdout is not None and proc.stderr is not None
-    readers = [_Capped(proc.stdout, cap), _Capped(proc.stderr, cap)]
+    out, errors = _Capped(proc.stdout, cap), _Capped(proc.stderr, cap)
     ended = _Ended(proc.pid)
     timed_out = cancelled = False
-    deadline = start + timeout
-    while proc.poll() is None:
-        left = deadline - time.perf_counter()
-        if left <= 0:
-            timed_out = True
-            break
-        if cancel is not None and cancel.is_set():
-            cancelled = True
-            break
-        # (a cancel is looked for every 50 ms; the process's end is seen at once)
-        ended.wait(left if cancel is None else min(left, 0.05))
-    ended.close()
-    # (the group, also when the program ended but left children behind: they would hold the pipes)
-    _kill_group(proc.pid)
-    proc.wait()
-    for reader in readers:
-        reader.thread.join()
+    settled = False
+    try:
+        timed_out, cancelled = _read_until_end(proc, ended, (out, errors), start + timeout, cancel)
+        cancelled = cancelled or supervision.stopping()
+        _end(proc, marker, timed_out or cancelled)
+        settled = True
+        _drain((out, errors), time.perf_counter() + DRAIN_SECONDS)
+    finally:   # (also when this thread is interrupted: a signal to the command line)
+        if not settled:
+            _end(proc, marker, True)
+        ended.close()
+        out.close()
+        errors.close()
     seconds = time.perf_counter() - start
-    out, errors = readers
     return Process(tuple(command), None if timed_out or cancelled else proc.returncode, out.data(), errors.data(),
                    seconds, timed_out, out.dropped or errors.dropped, "cancelled" if cancelled else "")
 
 
+def _read_until_end(proc: subprocess.Popen[bytes], ended: _Ended, streams: tuple[_Capped, ...], deadline: float,
+                    cancel: threading.Event | None) -> tuple[bool, bool]:
+    """Read the streams until the program exits, the deadline or a cancel: (timed out, cancelled)."""
+    poller = select.poll()
+    for stream in streams:
+        poller.register(stream.fd, select.POLLIN)
+    if ended.fd is not None:
+        poller.register(ended.fd, select.POLLIN)
+    while True:
+        if (cancel is not None and cancel.is_set()) or supervision.stopping():
+            return False, True
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return True, False
+        # (a cancel is looked for every 50 ms, the program's end without a pidfd every 10 ms)
+        wait = left if cancel is None else min(left, 0.05)
+        ready = {fd for fd, _ in poller.poll(1000 * (wait if ended.fd is not None else min(wait, 0.01)))}
+        for stream in streams:
+            if stream.fd in ready and not stream.read():
+                poller.unregister(stream.fd)
+        exited = ended.fd in ready if ended.fd is not None else proc.poll() is not None
+        if exited:
+            return False, False
+
+
+def _end(proc: subprocess.Popen[bytes], marker: str, killed: bool) -> None:
+    """Kill what is left of the run (`killed`: its program too, which may still run), wait for
+    its program and reap the rest."""
+    victims = supervision.end(proc.pid, marker, killed)
+    if killed:
+        proc.kill()   # (where there is no /proc: its group was killed, and it, unless it left it)
+    proc.wait()
+    supervision.reap(proc.pid, marker, victims)
+
+
+def _drain(streams: tuple[_Capped, ...], deadline: float) -> None:
+    """Read what is left in the pipes, up to their end or the deadline."""
+    poller = select.poll()
+    live = [s for s in streams if not s.ended]
+    for stream in live:
+        poller.register(stream.fd, select.POLLIN)
+    while live:
+        left = deadline - time.perf_counter()
+        if left <= 0:
+            return
+        ready = {fd for fd, _ in poller.poll(1000 * left)}
+        for stream in [s for s in live if s.fd in ready]:
+            if not stream.read():
+                poller.unregister(stream.fd)
+                live.remove(stream)
+
+
 class _Ended:
-    """Waits for a process to end, up to a timeout, and wakes as soon as it does: a pidfd (Linux
-    5.3) becomes readable then. `Popen.wait(timeout)` instead polls with sleeps that grow to
-    50 ms, which added 25 ms on average to every compiler and program run."""
+    """A pidfd for a process (Linux 5.3): it becomes readable as soon as the process ends, so the
+    run wakes then. (Without one the run polls every 10 ms; `Popen.wait(timeout)` polls with sleeps
+    that grow to 50 ms, which added 25 ms on average to every compiler and program run.)"""
 
     def __init__(self, pid: int) -> None:
         try:
             self.fd: int | None = os.pidfd_open(pid)
-        except (AttributeError, OSError):   # (no pidfd here: poll every 10 ms instead)
+        except (AttributeError, OSError):
             self.fd = None
-
-    def wait(self, seconds: float) -> None:
-        if self.fd is None:
-            time.sleep(min(seconds, 0.01))
-        else:
-            select.select([self.fd], [], [], seconds)
 
     def close(self) -> None:
         if self.fd is not None:
@@ -100,31 +150,36 @@ class _Ended:
 
 
 class _Capped:
-    """Reads a pipe to its end on a thread, keeping the first `cap` bytes."""
+    """One output pipe, read as it fills, keeping the first `cap` bytes."""
 
     def __init__(self, pipe: IO[bytes], cap: int) -> None:
+        self.pipe = pipe
+        self.fd = pipe.fileno()
+        self.cap = cap
         self.chunks: list[bytes] = []
         self.kept = 0
         self.dropped = False
-        self.thread = threading.Thread(target=self._read, args=(pipe, cap), daemon=True)
-        self.thread.start()
+        self.ended = False
 
-    def _read(self, pipe: IO[bytes], cap: int) -> None:
-        with pipe:
-            for chunk in iter(lambda: pipe.read1(65536), b""):  # type: ignore[attr-defined]
-                room = cap - self.kept
-                if room > 0:
-                    self.chunks.append(chunk[:room])
-                    self.kept += min(room, len(chunk))
-                if len(chunk) > max(room, 0):
-                    self.dropped = True
+    def read(self) -> bool:
+        """Read what the pipe holds; False at its end."""
+        try:
+            chunk = os.read(self.fd, 65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            self.ended = True
+            return False
+        room = self.cap - self.kept
+        if room > 0:
+            self.chunks.append(chunk[:room])
+            self.kept += min(room, len(chunk))
+        if len(chunk) > max(room, 0):
+            self.dropped = True
+        return True
+
+    def close(self) -> None:
+        self.pipe.close()
 
     def data(self) -> bytes:
         return b"".join(self.chunks)
-
-
-def _kill_group(pid: int) -> None:
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass

@@ -46,6 +46,16 @@ _ANY_NAME = re.compile("|".join(f"(?:{pattern.pattern})" for _, _, pattern in _N
 _FOLDERS = ("/usr/lib/llvm-*/bin", "/opt/nvidia/hpc_sdk/Linux_x86_64/*/compilers/bin", "/opt/rocm*/llvm/bin",
             "/opt/rocm*/bin")
 _LLVM_FOLDER = re.compile(r"/llvm-(\d+)/")
+# The names users write for a toolchain (the vendor's, or a compiler's), each with a version
+# (`clang-22`, `gcc12`) or without (the newest found): `toolchain = "clang"` means LLVM.
+FAMILY_NAMES: dict[str, tuple[str, ...]] = {
+    "llvm": ("llvm", "clang", "clang++", "flang", "flang-new"),
+    "gcc": ("gcc", "gnu", "g++", "gfortran"),
+    "nvhpc": ("nvhpc", "nvidia", "nvc", "nvc++", "nvfortran"),
+    "rocm": ("rocm", "amd", "amdclang", "amdclang++", "amdflang"),
+}
+_FAMILY_OF = {alias: family for family, aliases in FAMILY_NAMES.items() for alias in aliases}
+_SETTING = re.compile(r"(?:[a-z0-9_]+-linux-gnu-)?(?P<alias>[a-z+]+(?:-new)?)(?:-?(?P<version>\d+))?")
 _DEVICES = {NVPTX: ("/dev/nvidiactl", "/dev/nvidia0"), AMDGCN: ("/dev/kfd",), GCC_NVPTX: ("/dev/nvidiactl", "/dev/nvidia0"),
             GCC_AMDGCN: ("/dev/kfd",)}
 
@@ -69,11 +79,22 @@ class Toolchain:
         return any(self.devices.get(t) for t in self.offload_targets.get(language, ()))
 
     def answers_to(self, name: str) -> bool:
-        """Whether a setting naming a toolchain means this one: its name, or a compiler's name
-        (`clang-22`, `flang-22`, `gcc-12`, `gfortran`...), or its family alone."""
-        if name in (self.name, self.family):
+        """Whether a setting naming a toolchain means this one: its name (`llvm-22`), a
+        compiler's file name (`x86_64-linux-gnu-gcc-12`), or a name of its family (FAMILY_NAMES:
+        `clang`, `gnu`, `gfortran`...) with its version (`clang-22`, `gcc12`) or without; case does not matter."""
+        if name in (self.name, self.family) or any(Path(path).name == name for path in self.compilers.values()):
             return True
-        return any(Path(path).name == name or _versioned(path, self.version) == name for path in self.compilers.values())
+        m = _SETTING.fullmatch(name.strip().lower())
+        if m is None or _FAMILY_OF.get(m["alias"]) != self.family:
+            return False
+        return m["version"] is None or int(m["version"]) == self.version
+
+    def also_named(self) -> str:
+        """The names a setting may give it besides its own, for a message: `llvm, clang, clang++,
+        flang or flang-new, with or without -22`."""
+        *most, last = FAMILY_NAMES.get(self.family, (self.family,))
+        aliases = f"{', '.join(most)} or {last}" if most else last
+        return f"{aliases}, with or without -{self.version}" if self.version else aliases
 
 
 def discover(path: str | None = None, folders: Iterable[str] = _FOLDERS, root: str = "/") -> list[Toolchain]:
@@ -120,6 +141,12 @@ def pick(toolchains: list[Toolchain], language: str, setting: str | None = None)
 
 
 # -- helpers ------------------------------------------------------------------------------------
+def found_names(toolchains: list[Toolchain]) -> str:
+    """What a message lists when a setting names no toolchain found here: each one found, and
+    the names that select it."""
+    return "; ".join(f"{t.name}, also named {t.also_named()}" for t in toolchains) or "none"
+
+
 def _search_folders(path: str | None, folders: Iterable[str], root: str) -> list[str]:
     out: list[str] = []
     for entry in (os.environ.get("PATH", "") if path is None else path).split(os.pathsep):
@@ -140,11 +167,6 @@ def _compiler(name: str) -> tuple[str, str, int] | None:
         if m is not None:
             return family, language, int(m.group(1)) if m.group(1) else 0
     return None
-
-
-def _versioned(path: str, version: int) -> str:
-    base = re.sub(r"-\d+$", "", Path(path).name)
-    return f"{base}-{version}" if version else base
 
 
 def _toolchain(family: str, version: int, compilers: dict[str, str], root: str) -> Toolchain:

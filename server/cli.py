@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import gc
 import os
+import stat
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -36,7 +37,7 @@ from omp_lsp.server.config import (
     read_project_file,
 )
 from omp_lsp.server.report import CheckedFile
-from omp_lsp.server.sources import UnreadableDirectory, excluded, read_document, walk
+from omp_lsp.server.sources import Excludes, Skipped, read_document, walk
 
 from omp_lsp import __version__
 
@@ -92,23 +93,31 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
-    """Source files named directly or found (by extension) below the given directories."""
+    """Source files named directly or found (by extension) below the given directories. A given
+    path that cannot be read is a usage error; inside a given folder, what cannot be read (a
+    folder that cannot be listed, a symbolic link loop) is skipped with a warning, as a linter
+    skips what it cannot see and checks the rest."""
+    matcher = Excludes(excludes)
     files: list[str] = []
     for path in paths:
-        if not os.path.exists(path):
-            raise UsageError(f"{path}: no such file or directory")
-        if os.path.isdir(path):
-            if not os.access(path, os.R_OK | os.X_OK):
-                raise UsageError(f"{path}: permission denied")
-            try:
-                files.extend(walk(path, excludes))
-            except UnreadableDirectory as err:
-                raise UsageError(str(err)) from None
+        try:
+            is_dir = stat.S_ISDIR(os.stat(path).st_mode)
+        except FileNotFoundError:
+            raise UsageError(f"{path}: no such file or directory") from None
+        except OSError as err:   # a symbolic link loop
+            raise UsageError(f"{path}: cannot read: {err.strerror}") from None
+        if is_dir:
+            skipped: list[Skipped] = []
+            files.extend(walk(path, matcher, skipped))
+            for problem in skipped:
+                if problem.path == path:
+                    raise UsageError(str(problem))
+                _note(f"warning: {problem.path}: skipped: {problem.reason}")
         else:
             if language_for_path(path) is None:
                 raise UsageError(f"{path}: not a C, C++ or Fortran source file (unknown extension "
                                  f"'{os.path.splitext(path)[1]}')")
-            if not excluded(path.replace(os.sep, "/"), excludes):
+            if not matcher.excludes(path.replace(os.sep, "/")):
                 files.append(path)
     return files
 
@@ -117,11 +126,15 @@ def _note(message: str) -> None:
     print(f"omp-lsp: {message}", file=sys.stderr)
 
 
-def read_file(path: str, max_bytes: int) -> Document | None:
+def read_file(path: str, max_bytes: int, named: bool = True) -> Document | None:
+    """A file's document (None: skipped, with a warning). A file named on the command line that
+    cannot be read is a usage error; one found in a folder or compile_commands.json is skipped."""
     try:
         document, warning = read_document(path, max_bytes)
     except OSError as err:
-        raise UsageError(f"{path}: cannot read: {err.strerror}") from None
+        if named:
+            raise UsageError(f"{path}: cannot read: {err.strerror}") from None
+        document, warning = None, f"skipped: cannot read: {err.strerror}"
     if warning:
         _note(f"warning: {path}: {warning}")
     return document
@@ -207,8 +220,9 @@ def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysi
     options = config.options
     max_bytes = int(args.max_file_size * 1e6)
     documents: dict[str, Document] = {}
+    named = set(args.paths)
     for path in [*files, *extra]:
-        document = read_file(path, max_bytes)
+        document = read_file(path, max_bytes, named=path in named)
         if document is not None:
             documents[path] = document
     analyses = analyze_files(documents, options, _build(args, project, config, database))

@@ -26,12 +26,14 @@ from omp_lsp.analysis.check import (
     field,
     folders_upwards,
     parse_version,
+    read_regular_file,
     replace,
 )
 
 PROJECT_FILES = (".omp-lsp.toml", "pyproject.toml")
 DEFAULT_MAX_FILE_MB = 10.0   # files larger than this are skipped (--max-file-size, the workspace index)
 MAX_PARENT_LEVELS = 20
+MAX_PROJECT_FILE_BYTES = 1_000_000   # settings, not data
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "information": Severity.INFORMATION,
               "info": Severity.INFORMATION, "hint": Severity.HINT}
 OFF = ("off", "none", "disabled")
@@ -45,6 +47,7 @@ class Config:
     toolchain: str | None = None           # preferred toolchain for build and run (codegen)
     defines: tuple[tuple[str, str], ...] = ()   # ("D", "NAME=VALUE") / ("U", "NAME") for every file
     include_paths: tuple[str, ...] = ()    # -I folders for every file (absolute, or relative to the project file)
+    build_and_run: bool = True             # the server builds and runs on request (False: refused, no code action)
 
 
 class SettingError(ValueError):
@@ -119,6 +122,14 @@ def _set_toolchain(c: Config, v: Any) -> Config:
     return replace(c, toolchain=v or None)
 
 
+def _set_build_and_run(c: Config, v: Any) -> Config:
+    """Every source may turn build and run off, none may turn it on over another's off: the
+    editor's trust (client settings) is not undone by a project file in the workspace."""
+    if not isinstance(v, bool):
+        raise SettingError("buildAndRun must be true or false")
+    return replace(c, build_and_run=c.build_and_run and v)
+
+
 _MACRO = re.compile(r"[A-Za-z_]\w*(?:\([^)]*\))?(?:=.*)?", re.DOTALL)
 
 
@@ -160,6 +171,7 @@ SCHEMA: dict[str, tuple[Callable[[Config, Any], Config], str]] = {
     "includePaths": (lambda c, v: replace(c, include_paths=(*c.include_paths, *_strings(v, "includePaths"))),
                      "folders searched for #include, as -I (after compile_commands.json's own)"),
     "toolchain": (_set_toolchain, "the toolchain to build and run with (default: the first one found)"),
+    "buildAndRun": (_set_build_and_run, "false: the server refuses to build and run (the editor's workspace trust)"),
 }
 _KEYS = {k.lower(): k for k in SCHEMA}
 # Settings of the editors' own in the `omp-lsp` section (how to start the server, message traces):
@@ -201,7 +213,7 @@ def settings_of(config: Config) -> dict[str, Any]:
             "deviceToolchains": list(o.device_toolchains), "toolchain": config.toolchain,
             "exclude": list(config.exclude), "disable": sorted(o.disabled),
             "defines": [v for k, v in config.defines if k == "D"], "undefines": [v for k, v in config.defines if k == "U"],
-            "includePaths": list(config.include_paths),
+            "includePaths": list(config.include_paths), "buildAndRun": config.build_and_run,
             "severity": {k: v.label for k, v in o.severity.items()}}
 
 
@@ -228,8 +240,7 @@ _TOOL_TABLE = re.compile(rb"^[ \t]*\[[ \t]*tool[ \t]*\.[ \t]*[\"']?omp-lsp", re.
 
 def _has_tool_table(path: str) -> bool:
     try:
-        with open(path, "rb") as f:
-            return _TOOL_TABLE.search(f.read(1_000_000)) is not None
+        return _TOOL_TABLE.search(read_regular_file(path, MAX_PROJECT_FILE_BYTES)) is not None
     except OSError:
         return False
 
@@ -238,8 +249,10 @@ def read_project_file(path: str) -> tuple[dict[str, Any], list[str]]:
     """The settings a project file holds, and what is wrong with it (never raises)."""
     import tomllib
     try:
-        with open(path, "rb") as f:
-            data = tomllib.load(f)
+        text = read_regular_file(path, MAX_PROJECT_FILE_BYTES)
+        if len(text) > MAX_PROJECT_FILE_BYTES:
+            return {}, [f"{path}: larger than {MAX_PROJECT_FILE_BYTES // 1_000_000} MB; its settings are ignored"]
+        data = tomllib.loads(text.decode("utf-8"))
     except OSError as err:
         return {}, [f"{path}: cannot read: {err.strerror}"]
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as err:

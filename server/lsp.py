@@ -2,10 +2,12 @@
 
 The server keeps one analysis per file of the workspace (`analyses`: closed files read from disk,
 open documents from the editor) and the cross-file results over all of them (`results`). Open
-documents are `OpenDocument`s: their live text takes every `didChange` edit as `tree.edit` +
-reparse; an inert edit (comment text, blanks in a directive) only moves positions, anything else
-starts a new analysis that runs rule by rule between other messages, is dropped when a newer
-edit supersedes it, and is published with the version it was made for.
+documents are `OpenDocument`s: their live text takes every `didChange` edit at once (text and
+line index), and the analysis takes the edits that came meanwhile together (`take_edits`): an inert
+edit (comment text, blanks in a directive) only moves positions, one inside a directive or a
+function body re-analyses only that, anything else starts a new analysis that runs rule by rule
+between other messages, takes the edits made meanwhile once it is in (dropped when they are too
+many), and is published with the version it describes.
 
 Features live in `server/features/`, one module each; the workspace index in
 `server/workspace_index.py`; the protocol in `server/protocol.py`; the running instance, with the
@@ -15,10 +17,12 @@ only).
 from __future__ import annotations
 
 import asyncio
+import ctypes
 import enum
+import functools
 import gc
 import logging
-from collections.abc import Callable, Generator
+from collections.abc import Callable, Collection, Generator
 from typing import Any, Final, TypeVar, cast
 
 from lsprotocol import types as lsp
@@ -48,6 +52,7 @@ from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
 from omp_lsp.server.units import TranslationUnits
 from omp_lsp.server.workspace_index import MAX_ANALYSED_BYTES, WorkspaceIndex
+from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
@@ -58,9 +63,12 @@ log = logging.getLogger("omp_lsp.server")
 # An analysis replaced by a newer one is released (FileContext.release breaks its reference
 # cycles, so that it is freed at once); what cycles remain waits for a full collection, which the
 # collector's high thresholds (server.cli) make rare: the server collects once the editor has been
-# quiet for a while, or after this many replaced analyses.
-IDLE_COLLECT_SECONDS = 2.0
-MAX_UNCOLLECTED = 32
+# quiet for a while, or once the replaced models were made of this many bytes of text (a full
+# collection walks every object: it costs more the more files are open), and then hands the freed
+# heap back to the system (a burst of edits leaves it in pieces that the C allocator otherwise keeps).
+IDLE_COLLECT_SECONDS = 0.5
+MAX_UNCOLLECTED = 10_000_000
+RESULTS_WAIT = 0.25   # seconds the cross-file results wait for other documents' analyses
 
 T = TypeVar("T")
 
@@ -98,8 +106,13 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.graph = DeviceGraph(self.options.propagation, graph_after_edit)
         self.database: CompileDatabase | None = None         # the workspace's compile_commands.json
         self.retired: list[FileAnalysis] = []                # replaced analyses, released after the next results
-        self.uncollected = 0                                 # analyses released since the last collection
+        self.uncollected = 0                                 # bytes of the models released since the last collection
+        self.released = False                                # anything released since then
         self.collect_handle: asyncio.TimerHandle | None = None
+        # the results are computed once for the analyses that come in together (`results_soon`)
+        self.results_due = False
+        self.to_publish: set[str] = set()                    # URIs to publish with those results
+        self.results_task: asyncio.Task[None] | None = None
         self.cross_trace: CrossFileTrace | None = None       # the cross-file rules' last run
         # (build_run) file path -> built file's path -> what its last build said about the file
         self.build_diagnostics: dict[str, dict[str, list[lsp.Diagnostic]]] = {}
@@ -146,7 +159,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
             self.index_file(path)
         for state in self.open.values():
             self.set_analysis(state.path, None)
-            state.exact = False
+            state.outdated()
             state.retokenize = True
             self.schedule(state)
         self.update_results()
@@ -181,9 +194,10 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         for analysis in self.retired:
             if analysis.context is not None:
                 # one that handed its model on to its successor (directive_edit) leaves little behind
-                self.uncollected += analysis.context.holds_model
+                self.uncollected += len(analysis.document.source) if analysis.context.holds_model else 0
                 analysis.context.release()
         self.retired = []
+        self.released = True
         if self.uncollected >= MAX_UNCOLLECTED:
             self.collect()
         else:
@@ -194,7 +208,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         if self.collect_handle is not None:
             self.collect_handle.cancel()
             self.collect_handle = None
-        if self.uncollected:
+        if self.released:
             self.collect_handle = asyncio.get_running_loop().call_later(IDLE_COLLECT_SECONDS, self.collect)
 
     def collect(self) -> None:
@@ -202,7 +216,16 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
             self.collect_handle.cancel()
             self.collect_handle = None
         self.uncollected = 0
+        self.released = False
         gc.collect()
+        give_back_memory()
+
+    def report_server_error(self, error: Exception, source: Any) -> None:
+        """An error pygls meets outside a request's answer: logged (pygls would show an "Error in
+        server" pop-up for each, which the user can do nothing about; see server/protocol.py). A
+        request's own error is in its answer, and logged where it was made."""
+        if source is not FeatureRequestError:
+            log.error("%s: %s", type(error).__name__, error)
 
     def show_once(self, kind: lsp.MessageType, message: str) -> None:
         if message not in self.reported:
@@ -219,52 +242,140 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         return True
 
     def schedule(self, state: OpenDocument) -> None:
-        """Analyse the document's current text soon (one analysis at a time per document)."""
+        """Bring the analysis up to the document's live text soon (one task at a time per
+        document; it runs after the messages already received, so their edits are taken at once)."""
         if state.task is None or state.task.done():
             state.task = asyncio.ensure_future(self.analyse(state))
 
     async def analyse(self, state: OpenDocument) -> None:
-        """Analyse the live text rule by rule, letting other messages in between. An edit that is
-        not inert makes the work moot: it stops and starts again from the newer text. Inert edits
-        made meanwhile are carried over by the log."""
-        computed = False   # the results already hold the analysis installed last
-        while not state.closed and not state.exact:
-            computed = False
-            if self.too_large(state):
-                self.set_analysis(state.path, None)
-                state.exact, state.log = True, PositionLog()
-                break
-            snapshot = state.doc.snapshot()
-            unit, language, file_options = self.unit_for(state.path, snapshot.language)
-            padded, padding = pad(snapshot.source, language)
-            options = self.options
-            inflight = state.inflight = Inflight(padding)
+        """Take the edits made since the analysis (`take_edits`) and, when they cannot be taken
+        into it, analyse the live text afresh rule by rule, letting other messages in between.
+        Edits made meanwhile wait, and are taken into that analysis once it is in; it is dropped
+        when they are too many to take (OpenDocument.applied) or the settings changed."""
+        await asyncio.sleep(0)   # (the edits of the messages already read come in first)
+        try:
+            while not state.closed:
+                if state.pending:
+                    self.take_edits(state)
+                if state.exact:
+                    if not state.pending:
+                        break
+                    state.step()
+                    await asyncio.sleep(0)
+                    continue
+                if not await self.analyse_afresh(state):
+                    break
+                state.step()
+        finally:
+            state.step()
 
-            def wanted(inflight: Inflight = inflight, options: Options = options) -> bool:
-                return inflight.exact and not state.closed and self.options is options
-            document = Document(padded, language, snapshot.version)
-            previous = self.analyses.get(state.path)
-            # (its tree is reparsed where the texts differ)
-            before = previous.document if previous is not None and previous.document.language is language else None
-            result = await self.steps(analysis_steps(document, file_options, state.path, trace=True, unit=unit,
-                                                     previous=before), wanted)
+    async def analyse_afresh(self, state: OpenDocument) -> bool:
+        """Analyse the live text; False when the file is to report nothing (too large, or the
+        analysis failed)."""
+        if self.too_large(state):
+            self.set_analysis(state.path, None)
+            state.exact, state.log, state.pending = True, PositionLog(), []
+            self.update_results(state.uri)
+            return False
+        state.pending = []   # (this analysis reads them)
+        snapshot = state.doc.snapshot()
+        unit, language, file_options = self.unit_for(state.path, snapshot.language)
+        padded, padding = pad(snapshot.source, language)
+        options = self.options
+        inflight = state.inflight = Inflight(padding)
+
+        def wanted() -> bool:
+            return inflight.exact and not state.closed and self.options is options
+        document = Document(padded, language, snapshot.version)
+        previous = self.analyses.get(state.path)
+        # (its tree is reparsed where the texts differ)
+        before = previous.document if previous is not None and previous.document.language is language else None
+        result = await self.steps(analysis_steps(document, file_options, state.path, trace=True, unit=unit,
+                                                 previous=before), wanted)
+        if state.inflight is inflight:
             state.inflight = None
-            if result is _FAILED:   # logged; the file reports nothing rather than retrying forever
-                self.set_analysis(state.path, None)
-                state.exact, state.log = True, PositionLog()
-                break
-            if result is None:
-                continue
-            self.units[state.path] = unit
-            self.set_analysis(state.path, result)
-            state.log, state.exact = inflight.log, True
+        if result is _FAILED:   # logged; the file reports nothing rather than retrying forever
+            self.set_analysis(state.path, None)
+            state.exact, state.log, state.pending = True, PositionLog(), []
+            self.update_results(state.uri)
+            return False
+        if result is None or state.closed:
+            return True   # superseded: analysed again from the newer text
+        self.units[state.path] = unit
+        self.set_analysis(state.path, result)
+        state.log, state.exact = PositionLog(padding), True
+        if state.pending:
+            # (the findings' anchors, which the edits made meanwhile are checked against, are the results')
             self.compute_results()
-            computed = True
-            if not state.log.carries(self.anchors(state)):   # a finding ends at an edit made meanwhile
-                state.exact = False
-        if not state.closed:
-            if not computed:
+        else:
+            self.results_soon(state.uri)
+        return True
+
+    def results_soon(self, uri: str | None = None) -> None:
+        """`compute_results` and publish `uri` soon, once for every analysis that comes in
+        meanwhile (opening many files, or closing them, costs one cross-file run, not one each)."""
+        self.results_due = True
+        if uri is not None:
+            self.to_publish.add(uri)
+        if self.results_task is None or self.results_task.done():
+            self.results_task = asyncio.ensure_future(self.results_later())
+
+    async def results_later(self) -> None:
+        """Wait while other documents' analyses are being made (up to RESULTS_WAIT seconds), then
+        compute the results."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + RESULTS_WAIT
+        await asyncio.sleep(0)
+        while any(s.inflight is not None for s in self.open.values()) and loop.time() < deadline:
+            await asyncio.sleep(0)
+        self.results_now()
+
+    def results_now(self) -> None:
+        """The results `results_soon` asked for, now (a request reads them)."""
+        if self.results_due:
+            self.compute_results()
+        published, self.to_publish = self.to_publish, set()
+        if published:
+            self.publish_all(published)
+
+    def take_edits(self, state: OpenDocument) -> None:
+        """Take the edits applied since the analysis into it: each run of edits that touch one
+        another as one edit, which re-analyses the directive (or function body, or statement) it
+        is in, or only moves positions when it is inert; any other makes the analysis inexact
+        (`analyse` then analyses the text afresh). Publishes when the analysis is exact."""
+        if self.results_due and state.exact:
+            self.results_now()   # (the anchors are the results')
+        spans = self.anchors(state) if state.exact else []
+        retyped = False
+        made: FileAnalysis | None = None   # re-made by the last edit, not yet in the device graph
+        generation = self.graph.generation
+        for old, edit, new in state.take_pending():
+            if made is not None and made.context is not None:
+                # the device graph made from the analysis before, one edit at a time (from one
+                # two edits away, it would be made afresh: a few hundred ms in a large file)
+                self.graph.update(state.path, made.context)
+            edit = state.doc.tree_edit(old, new, edit)   # (one reparse for the run of edits)
+            made = analysis = state.retyped(self.analyses.get(state.path), edit, new)
+            if analysis is not None:   # one directive re-analysed: the rest of the analysis kept
+                self.set_analysis(state.path, analysis)
+                retyped = True
+                spans = self.anchors(state)
+                continue
+            state.edited(old, new, edit, self.options.openmp_version, spans)
+            if not state.exact:
+                state.pending = []   # (the text is analysed afresh: they need not be kept)
+                break
+        if generation and self.graph.generation != generation:
+            self.refresh_hints()
+        if state.exact:   # inert edits: the same findings, moved
+            if retyped:
                 self.compute_results()
+            self.publish(state)
+
+    def publish(self, state: OpenDocument) -> None:
+        """Publish the document (and the others whose diagnostics changed), once its findings are
+        those of its live text."""
+        if not state.closed:
             self.publish_all(state.uri)
 
     async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | _Failed | None:
@@ -287,6 +398,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         """The device graph brought up to date with every analysis (hints, hover and navigation
         read it), and the cross-file rules over all of them once the index is complete (before, a
         missing file would look like a missing definition)."""
+        self.results_due = False
         generation = self.graph.generation
         try:
             self.graph.sync({path: a.context for path, a in self.analyses.items() if a.context is not None},
@@ -327,12 +439,19 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
 
     async def ready(self, uri: str) -> OpenDocument | None:
         """The open document, once its analysis describes its live text (positions through the
-        log); None if it is not open or not analysed."""
+        log); None if it is not open or not analysed. Edits waiting to be taken are taken now
+        (not after those that come meanwhile: a fast typist would keep the answer waiting)."""
         state = self.open.get(uri)
-        while state is not None and state.task is not None and not state.task.done():
-            await asyncio.shield(state.task)
+        while state is not None:
+            if state.pending and state.exact and state.inflight is None:
+                self.take_edits(state)
+            if state.current or state.task is None or state.task.done():
+                break
+            await state.next_step()
             state = self.open.get(uri)
-        if state is None or not state.exact or state.path not in self.analyses:
+        if self.results_due:
+            self.results_now()   # (the features read them)
+        if state is None or not state.current or state.path not in self.analyses:
             return None
         return state
 
@@ -342,11 +461,13 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         pull again when it is complete."""
         if not self.refreshes_diagnostics:
             await self.wait_indexed()
+        if self.stale_task is not None and not self.stale_task.done():
+            await asyncio.shield(self.stale_task)   # closed files going back to their disk versions
         while True:
-            pending = [s.task for s in self.open.values() if s.task is not None and not s.task.done()]
-            if not pending:
+            for other in list(self.open):
+                await self.ready(other)
+            if all(s.current or s.task is None or s.task.done() for s in self.open.values()):
                 return await self.ready(uri)
-            await asyncio.wait([asyncio.shield(t) for t in pending])
 
     async def fresh(self, uri: str) -> OpenDocument | None:
         """As `ready`, with an analysis of exactly the live text (features that read the text at
@@ -428,24 +549,25 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
             data={"fixes": [{"title": fix.title, "edits": [[list(span), text] for span, text in fix.edits]}
                             for fix in f.fixes]} if f.fixes else None)
 
-    def publish_all(self, changed: str | None = None) -> None:
-        """Publish `changed` and every other open document whose diagnostics changed (pull
-        clients are asked to pull again instead)."""
+    def publish_all(self, changed: str | Collection[str] | None = None) -> None:
+        """Publish `changed` (one URI or several) and every other open document whose
+        diagnostics changed (pull clients are asked to pull again instead)."""
+        named = {changed} if isinstance(changed, str) else set(changed or ())
         stale = False
         for uri, state in list(self.open.items()):
-            if not state.exact:
+            if not state.current:
                 continue   # its own analysis publishes it
             diagnostics = self.diagnostics(state)
-            if uri != changed and diagnostics == self.published.get(uri):
+            if uri not in named and diagnostics == self.published.get(uri):
                 continue
-            if uri == changed:
+            if uri in named:
                 result = self.analyses.get(state.path)
                 for message in result.internal_errors if result is not None else []:
                     log.error("%s: %s", uri, message)   # that rule is skipped for this file; the rest report
                     self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Error, f"omp-lsp: {uri}: {message}"))
             self.published[uri] = diagnostics
             if self.pulls_diagnostics:
-                stale = stale or uri != changed
+                stale = stale or uri not in named
                 continue
             self.text_document_publish_diagnostics(
                 lsp.PublishDiagnosticsParams(uri=uri, version=state.doc.version, diagnostics=diagnostics))
@@ -483,3 +605,14 @@ def _inactive(analysis: FileAnalysis | None) -> list[tuple[int, int]]:
         return []
     lines = analysis.document.lines
     return [(lines.line_of(a), lines.line_of(b)) for a, b in configuration.inactive]
+
+
+def _malloc_trim() -> Callable[[int], object]:
+    """glibc's malloc_trim: it returns the free pages of the C heap to the system (elsewhere: nothing)."""
+    try:
+        return cast(Callable[[int], object], ctypes.CDLL(None).malloc_trim)
+    except (OSError, AttributeError):
+        return lambda pad: None
+
+
+give_back_memory = functools.partial(_malloc_trim(), 0)

@@ -1,6 +1,6 @@
 """The editor's open documents as the server keeps them.
 
-Each holds the live text (a `Document`, edited in place with `tree.edit` + reparse) and knows how
+Each holds the live text (a `Document`, edited in place) and knows how
 the analysis the server has for its file relates to that text: the analysis was made of an
 earlier text with blanks added at the ends of its lines (analysis.syntax.padding), and `log`
 holds the padding and the edits made since. While every one of those edits is inert
@@ -10,6 +10,12 @@ text itself, and only what it changes is analysed again (`analysis.incremental.d
 edit asks for a new analysis, made while the editor goes on, unless it is one in code that
 changes nothing the analysis read: inside a C/C++ function body (`analysis.incremental.procedure_edit`) or
 a Fortran execution-part statement (`analysis.incremental.statement_edit`).
+
+Applying an edit only edits the text and its line index (`applied`): the analysis takes the edits
+later, all that came meanwhile at once (`take_pending`), those that touch each other merged into
+one, and the tree follows them then (one reparse for each run): a fast typist's keystrokes cost one
+re-analysis of the directive they are in, not one each. Edits made while the file is analysed
+afresh wait for that analysis and are taken into it once it is in.
 """
 from __future__ import annotations
 
@@ -30,14 +36,27 @@ from omp_lsp.analysis.check import (
 )
 
 MAX_LOGGED_EDITS = 64   # then the next edit is analysed afresh: moving positions costs per edit
+# Places edited and not yet taken into the analysis; more, and the file is analysed afresh (taking
+# each costs about a directive's re-analysis; each holds the text before it until then).
+MAX_PENDING = 24
 
 
 class Inflight:
-    """An analysis being made of a snapshot of the text, and the edits made since it was taken."""
+    """An analysis being made of a snapshot of the text (the edits made since wait in
+    `OpenDocument.pending`, to be taken into it once it is in)."""
 
     def __init__(self, padding: Padding | None = None) -> None:
-        self.log = PositionLog(padding)
-        self.exact = True        # every edit since the snapshot is inert
+        self.padding = padding
+        self.exact = True        # still worth finishing
+
+
+def merged(first: ByteEdit, then: ByteEdit) -> ByteEdit | None:
+    """Two edits in a row as one, when the second touches the text the first made (`then`'s
+    offsets are in the text after `first`); None when they are apart."""
+    if then.start > first.new_end or then.old_end < first.start:
+        return None
+    return ByteEdit(min(first.start, then.start), first.old_end + max(0, then.old_end - first.new_end),
+                    max(first.new_end, then.old_end) + then.delta, first.inert and then.inert)
 
 
 class OpenDocument:
@@ -50,31 +69,58 @@ class OpenDocument:
         self.inflight: Inflight | None = None
         self.task: asyncio.Task[None] | None = None
         self.closed = False
+        # edits applied to `doc` and not yet taken into the analysis: (text before, edit), in order
+        self.pending: list[tuple[bytes, ByteEdit]] = []
+        self.stepped: asyncio.Future[None] | None = None   # done when the analysis task takes a step
         self.retokenize = False      # analysed again for another file's sake: ask the editor for its tokens
         self.pulled: list[Any] | None = None   # pull diagnostics: what the client got last,
         self.pull_id = 0                        # and its number (the report's resultId)
 
-    def edited(self, old: bytes, edit: ByteEdit, openmp_version: int, anchors: list[Span]) -> None:
-        """Record one applied edit. `anchors`: spans of the file's analysis (base positions) that
-        findings end at; an edit at one of them cannot be carried over (see incremental.touches)."""
-        wanted = self.exact or (self.inflight is not None and self.inflight.exact)
-        inert = wanted and inert_edit(old, self.doc.source, edit, self.doc.language, openmp_version)
-        if self.inflight is not None:   # anchors are checked when that analysis is in
-            self.inflight.exact = self.inflight.exact and inert and len(self.inflight.log) < MAX_LOGGED_EDITS
-            self.inflight.log.add(edit)
+    def applied(self, old: bytes, edit: ByteEdit) -> None:
+        """Record an edit just applied to `doc` (the text before it: `old`), for the analysis to
+        take later (`take_pending`)."""
+        if self.pending:
+            before, last = self.pending[-1]
+            together = merged(last, edit)
+            if together is not None:
+                self.pending[-1] = (before, together)
+                return
+        self.pending.append((old, edit))
+        if len(self.pending) > MAX_PENDING or (edit.start == 0 and edit.old_end == len(old) > 0):
+            self.outdated()   # too much to take in, or the whole text replaced: analysed afresh
+
+    def outdated(self) -> None:
+        """The analysis no longer leads to the live text: the file is analysed afresh (and one
+        being made of an earlier text is dropped)."""
+        self.pending = []
+        self.exact = False
+        if self.inflight is not None:
+            self.inflight.exact = False
+
+    def take_pending(self) -> list[tuple[bytes, ByteEdit, bytes]]:
+        """The edits not yet taken into the analysis, as (text before, edit, text after)."""
+        pending, self.pending = self.pending, []
+        after = [before for before, _ in pending[1:]] + [self.doc.source]
+        return [(before, edit, text) for (before, edit), text in zip(pending, after)]
+
+    def edited(self, old: bytes, new: bytes, edit: ByteEdit, openmp_version: int, anchors: list[Span]) -> None:
+        """Take one edit (`old` became `new`) into the log. `anchors`: spans of the file's analysis
+        (base positions) that findings end at; an edit at one of them cannot be carried over (see
+        incremental.touches)."""
+        inert = self.exact and inert_edit(old, new, edit, self.doc.language, openmp_version)
         self.log.add(edit)
         self.exact = self.exact and inert and len(self.log) <= MAX_LOGGED_EDITS and self.log.carries(anchors)
 
-    def retyped(self, analysis: FileAnalysis | None, edit: ByteEdit) -> FileAnalysis | None:
-        """The analysis after `edit` (just applied) when the analysis described the text before it
-        exactly and the edit is one directive's (that directive re-analysed, the rest kept) or one
-        in code that changes nothing the rules read: in a function body (C/C++) or an
+    def retyped(self, analysis: FileAnalysis | None, edit: ByteEdit, new: bytes) -> FileAnalysis | None:
+        """The analysis after `edit` (which made `new`) when the analysis described the text
+        before it exactly and the edit is one directive's (that directive re-analysed, the rest
+        kept) or one in code that changes nothing the rules read: in a function body (C/C++) or an
         execution-part statement (Fortran) (everything kept, moved)."""
         if analysis is None or not self.exact or self.log.edits or self.inflight is not None \
                 or self.log.padding is None:
             return None
         padding = self.log.padding
-        at, end, text = padding.to_padded(edit.start), padding.to_padded(edit.old_end), self.doc.source[edit.start:edit.new_end]
+        at, end, text = padding.to_padded(edit.start), padding.to_padded(edit.old_end), new[edit.start:edit.new_end]
         done = reanalyse_directive(analysis, padding, at, end, text)
         if done is None and not edit.inert:   # (an inert edit costs nothing: see `edited`)
             again = reanalyse_statement if self.doc.language.is_fortran else reanalyse_procedure
@@ -83,6 +129,25 @@ class OpenDocument:
             return None
         self.log = PositionLog(done[1])
         return done[0]
+
+    @property
+    def current(self) -> bool:
+        """The analysis and `log` describe the live text: every edit taken, none being analysed."""
+        return self.exact and not self.pending and self.inflight is None
+
+    def step(self) -> None:
+        """The analysis task took a step: whoever waits for it looks again (`next_step`)."""
+        if self.stepped is not None and not self.stepped.done():
+            self.stepped.set_result(None)
+        self.stepped = None
+
+    async def next_step(self) -> None:
+        """Until the analysis task takes a step or ends."""
+        if self.task is None or self.task.done():
+            return
+        if self.stepped is None:
+            self.stepped = asyncio.get_running_loop().create_future()
+        await asyncio.wait([asyncio.shield(self.task), self.stepped], return_when=asyncio.FIRST_COMPLETED)
 
     def to_base(self, offset: int) -> int:
         """A byte offset of the live text in the analysed text."""

@@ -1,6 +1,9 @@
 """`omp-lsp --check` output formats: gcc-style lines, JSON and SARIF 2.1.0; the `--device-map` table.
 
-Lines and columns are 1-based; columns count Unicode code points (characters).
+Lines and columns are 1-based; columns count Unicode code points (characters). File names are
+written so that every reader takes them (escaping.py): the text formats escape control characters
+and bytes that are not UTF-8 (`\\x0a`, `\\xff`: one diagnostic per line), JSON holds valid Unicode
+(U+FFFD for such a byte), SARIF percent-encodes its URIs.
 """
 from __future__ import annotations
 
@@ -11,6 +14,8 @@ from typing import TYPE_CHECKING, Any, TextIO
 from omp_lsp.analysis.check import CATALOGUE, Finding, LineIndex, Related, Severity, Span, dataclass
 
 from omp_lsp import __version__
+
+from .escaping import line_text, unicode_values, uri_path
 
 if TYPE_CHECKING:
     from omp_lsp.analysis.check import DeviceGraph, FileAnalysis
@@ -64,11 +69,11 @@ def write_gcc(checked: list[CheckedFile], out: TextIO, others: dict[str, LineInd
         line, col = _pos(lines, f.span[0])
         label = _GCC_LABEL[f.effective_severity]
         counts[label] += 1
-        out.write(f"{c.path}:{line}:{col}: {label}: {f.message} [{f.code}]\n")
+        out.write(line_text(f"{c.path}:{line}:{col}: {label}: {f.message} [{f.code}]") + "\n")
         for r in f.related:
             path, rlines = _related_at(c, r, files)
             rline, rcol = _pos(rlines, r.span[0]) if rlines is not None else (0, 0)
-            out.write(f"{path}:{rline}:{rcol}: note: {r.message}\n")
+            out.write(line_text(f"{path}:{rline}:{rcol}: note: {r.message}") + "\n")
     total = sum(counts.values())
     count = f"{len(checked)} file{'s' if len(checked) != 1 else ''}"
     if total == 0:
@@ -95,22 +100,21 @@ def write_json(checked: list[CheckedFile], out: TextIO, others: dict[str, LineIn
     files = {**(others or {}), **_line_indexes(checked)}
     doc = {"version": 1, "files_checked": len(checked),
            "diagnostics": [_json_diagnostic(c, f, files) for c, f in _findings(checked)]}
-    json.dump(doc, out, indent=2)
+    json.dump(unicode_values(doc), out, indent=2)
     out.write("\n")
 
 
 def _uri(path: str) -> tuple[str, bool]:
     """A SARIF artifact URI: relative to the working directory when possible."""
     from pathlib import Path
-    from urllib.parse import quote
     absolute = os.path.abspath(path)
     try:
         rel = os.path.relpath(absolute)
     except ValueError:
         rel = None
     if rel is not None and not rel.startswith(".."):
-        return quote(Path(rel).as_posix()), True
-    return Path(absolute).as_uri(), False
+        return uri_path(Path(rel).as_posix()), True
+    return Path(absolute).as_uri(), False   # (as_uri percent-encodes the name's bytes)
 
 
 def _sarif_region(lines: LineIndex, span: Span) -> dict[str, int]:
@@ -186,7 +190,7 @@ def write_sarif(checked: list[CheckedFile], out: TextIO, others: dict[str, LineI
             "results": results,
         }],
     }
-    json.dump(sarif, out, indent=2)
+    json.dump(unicode_values(sarif), out, indent=2)
     out.write("\n")
 
 
@@ -212,8 +216,8 @@ def device_rows(graph: DeviceGraph, files: dict[str, LineIndex], paths: set[str]
 
 def write_device_map_json(graph: DeviceGraph, files: dict[str, LineIndex], out: TextIO) -> None:
     import json
-    json.dump({"version": __version__, "propagation": graph.mode, "entities": device_rows(graph, files)},
-              out, indent=2)
+    json.dump(unicode_values({"version": __version__, "propagation": graph.mode,
+                              "entities": device_rows(graph, files)}), out, indent=2)
     out.write("\n")
 
 
@@ -228,11 +232,12 @@ def write_device_map_text(graph: DeviceGraph, files: dict[str, LineIndex], out: 
                           paths: set[str] | None = None) -> None:
     """One line per entity: where, kind, name, device type, how it got it, and the chain."""
     rows = device_rows(graph, files, paths)
-    table = [(f"{r['file']}:{r['line']}", r["kind"], r["name"], r["device_type"],
-              "explicit" if r["explicit"] else ("implicit" if r["device_type"] != "none" else "-"),
-              "  ".join(part for part in (
-                  " → ".join(f"{s['label']} ({os.path.basename(s['file'])}:{s['line']})" for s in r["chain"]),
-                  _defined_in(r.get("defined_in", ()))) if part))
+    table = [tuple(line_text(cell) for cell in (
+                 f"{r['file']}:{r['line']}", r["kind"], r["name"], r["device_type"],
+                 "explicit" if r["explicit"] else ("implicit" if r["device_type"] != "none" else "-"),
+                 "  ".join(part for part in (
+                     " → ".join(f"{s['label']} ({os.path.basename(s['file'])}:{s['line']})" for s in r["chain"]),
+                     _defined_in(r.get("defined_in", ()))) if part)))
              for r in rows]
     header = ("location", "kind", "name", "device type", "how", "chain")
     widths = [max(len(h), *(len(t[i]) for t in table)) if table else len(h) for i, h in enumerate(header[:-1])]

@@ -8,9 +8,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import signal
 import sys
 from collections.abc import Sequence
-from typing import TextIO
+from typing import Any, TextIO, cast
 
 from omp_lsp.analysis.check import (
     CompileCommandsError,
@@ -21,10 +22,12 @@ from omp_lsp.analysis.check import (
     language_for_path,
     load_compile_commands,
 )
+from omp_lsp.codegen import supervision
 from omp_lsp.codegen.build_and_run import Report, build_and_run
-from omp_lsp.codegen.toolchains import discover, pick
+from omp_lsp.codegen.toolchains import discover, found_names, pick
 
 from .config import Config, apply, find_project_file, read_project_file
+from .escaping import line_text, shell_command, unicode_values
 
 LANGUAGES = {Language.C: "c", Language.CPP: "c++", Language.FORTRAN: "fortran", Language.FORTRAN_FIXED: "fortran"}
 
@@ -53,20 +56,49 @@ def parser() -> argparse.ArgumentParser:
     return p
 
 
-def main(argv: Sequence[str], out: TextIO | None = None) -> int:
+def main(argv: Sequence[str], out: TextIO | None = None, own_process: bool = False) -> int:
+    """`own_process`: this is the program (not a call from Python): SIGINT and SIGTERM stop it,
+    with every process it started and its temporary folder, one line and status 130 / 143."""
     out = out or sys.stdout
+    if own_process:
+        supervision.own_process()
+        for number in _STOPPED_BY:
+            signal.signal(number, _stop)
     try:
         args = parser().parse_args(list(argv))
         report = _build_and_run(args)
+        if args.format == "json":
+            json.dump(report_json(report), out, indent=2)
+            out.write("\n")
+        else:
+            write_text(report, out)
     except RunUsageError as err:
         print(f"omp-lsp run: error: {err}", file=sys.stderr)
         return 2
-    if args.format == "json":
-        json.dump(report.as_json(), out, indent=2)
-        out.write("\n")
-    else:
-        write_text(report, out)
+    except _Stopped as stopped:
+        supervision.remove_folders()   # (left by a thread still at work: the main one removed its own)
+        print(f"omp-lsp run: {_STOPPED_BY[stopped.number][0]}: the builds and runs were stopped", file=sys.stderr)
+        return _STOPPED_BY[stopped.number][1]
     return 0 if report.ok else 1
+
+
+# the signals that stop `omp-lsp run`: what it says, and its exit status (128 + the signal's number)
+_STOPPED_BY: dict[int, tuple[str, int]] = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
+
+
+class _Stopped(BaseException):
+    """A signal stopped the command (not an Exception: nothing on the way catches it)."""
+
+    def __init__(self, number: int) -> None:
+        super().__init__(number)
+        self.number = number
+
+
+def _stop(number: int, _frame: object) -> None:
+    for other in _STOPPED_BY:   # (a second signal while stopping would interrupt the cleanup)
+        signal.signal(other, signal.SIG_IGN)
+    supervision.stop()   # (first: the temporary folder is removed as the exception unwinds)
+    raise _Stopped(number)
 
 
 def _build_and_run(args: argparse.Namespace) -> Report:
@@ -84,8 +116,8 @@ def _build_and_run(args: argparse.Namespace) -> Report:
     toolchains = discover()
     toolchain = pick(toolchains, LANGUAGES[language], setting)
     if setting and toolchain is None:
-        known = ", ".join(t.name for t in toolchains) or "none"
-        raise RunUsageError(f"no toolchain named {setting} compiles {LANGUAGES[language]} here (found: {known})")
+        raise RunUsageError(f"no toolchain named {setting} compiles {LANGUAGES[language]} here "
+                            f"(found: {found_names(toolchains)})")
     return build_and_run(path, LANGUAGES[language], toolchain, args.timeout, config.options.openmp_version, flags,
                          others=[t for t in toolchains if t is not toolchain])
 
@@ -128,22 +160,37 @@ def entry_flags(entry: CompileEntry) -> list[str]:
     return list(build_flags(entry.arguments, entry.directory))
 
 
+def report_json(report: Report) -> dict[str, Any]:
+    """The JSON report (`--format json`, and the editor command's answer): valid Unicode, and each
+    build's command also as one line to paste into a shell (`command_line`, as the text report
+    prints it)."""
+    doc = report.as_json()
+    for build, b in zip(doc["builds"], report.builds, strict=True):
+        build["command_line"] = shell_command(b.process.command)
+    return cast("dict[str, Any]", unicode_values(doc))
+
+
+def _diagnostic_line(d: dict[str, Any]) -> str:
+    return line_text(f"{d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [{d['code']}]")
+
+
 def write_text(report: Report, out: TextIO) -> None:
-    out.write(f"{report.file}: toolchain {report.toolchain or 'none'}\n")
+    """The report for a reader: file names and messages on one line each (escaped), and each
+    build command quoted as a shell reads it back (to paste it and build by hand)."""
+    out.write(f"{line_text(report.file)}: toolchain {report.toolchain or 'none'}\n")
     for b in report.builds:
         state = "ok" if b.process.ok else "timed out" if b.process.timed_out else "failed"
-        out.write(f"  {b.kind} build: {state} in {b.process.seconds:.2f} s: {' '.join(b.process.command)}\n")
-        out.writelines(f"    {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [{d['code']}]\n"
-                       for d in b.diagnostics)
+        out.write(f"  {b.kind} build: {state} in {b.process.seconds:.2f} s: {shell_command(b.process.command)}\n")
+        out.writelines(f"    {_diagnostic_line(d)}\n" for d in b.diagnostics)
         if not b.process.ok and not b.diagnostics:
-            out.write("".join(f"    {line}\n" for line in b.process.stderr.decode("utf-8", "replace").splitlines()[-20:]))
+            out.write("".join(f"    {line_text(line)}\n"
+                              for line in b.process.stderr.decode("utf-8", "replace").splitlines()[-20:]))
     for r in report.runs:
         state = "timed out" if r.process.timed_out else f"exit {r.process.exit_code}"
         where = {True: ", offloaded", False: ", not offloaded (ran on the host)", None: ""}[r.offloaded]
         out.write(f"  {r.kind} run: {state} in {r.process.seconds:.2f} s{where}"
                   f"{', output truncated' if r.process.truncated else ''}\n")
-    out.writelines(f"  note: {note}\n" for note in report.notes)
-    out.writelines(f"  {d['file']}:{d['line']}:{d['column']}: {d['severity']}: {d['message']} [{d['code']}]\n"
-                   for d in report.diagnostics)
+    out.writelines(f"  note: {line_text(note)}\n" for note in report.notes)
+    out.writelines(f"  {_diagnostic_line(d)}\n" for d in report.diagnostics)
     if report.same_output is not None:
         out.write(f"  {'same output' if report.same_output else 'the runs differ in output or exit status'}\n")

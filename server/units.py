@@ -122,20 +122,25 @@ class TranslationUnits(_Server):
         (between other messages, and once however often it is asked for meanwhile)."""
         state = self.open_at(path)
         if state is not None:
-            state.exact = False
+            state.outdated()   # (an analysis being made read the former headers)
             state.retokenize = True
             self.schedule(state)
         elif path in self.analyses:
-            self.stale[path] = None
-            if self.stale_task is None or self.stale_task.done():
-                self.stale_task = asyncio.ensure_future(self.analyse_stale())
+            self.index_soon(path)
+
+    def index_soon(self, path: str) -> None:
+        """Index a closed file again from disk, between other messages; the results once for all
+        the files asked for meanwhile."""
+        self.stale[path] = None
+        if self.stale_task is None or self.stale_task.done():
+            self.stale_task = asyncio.ensure_future(self.analyse_stale())
 
     async def analyse_stale(self) -> None:
         while self.stale:
             await asyncio.sleep(0)
             path = next(iter(self.stale))
             del self.stale[path]
-            if self.open_at(path) is None and path in self.analyses:
+            if self.open_at(path) is None:
                 self.index_file(path)
         self.update_results()
 

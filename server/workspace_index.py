@@ -5,14 +5,18 @@ from __future__ import annotations
 import asyncio
 import logging
 import os
-from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+import threading
+from collections.abc import Callable, Sequence
+from functools import partial
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import Document, analyze
 from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
+from omp_lsp.server.progress import begin_progress
 from omp_lsp.server.sources import (
-    UnreadableDirectory,
+    Excludes,
+    Skipped,
     gitignore_patterns,
     read_document,
     walk,
@@ -35,6 +39,67 @@ log = logging.getLogger("omp_lsp.server")
 MAX_ANALYSED_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)   # as --check skips them
 MAX_INDEXED_FILES = 20_000       # a workspace folder larger than this is indexed only in part
 INDEX_REPORT_EVERY = 20          # files between progress reports
+SKIPPED_NAMED = 10               # entries the message about unreadable ones names
+
+T = TypeVar("T")
+
+
+async def off_the_loop(work: Callable[[], T]) -> T:
+    """`work()` in a thread of its own while the event loop serves requests. A daemon thread: a
+    walk of a slow file system must not keep the server from exiting (the default executor's
+    threads are joined at exit)."""
+    loop = asyncio.get_running_loop()
+    future: asyncio.Future[T] = loop.create_future()
+
+    def settle(result: T | None, error: BaseException | None) -> None:
+        if future.done():   # the index was cancelled meanwhile
+            return
+        if error is not None:
+            future.set_exception(error)
+        else:
+            future.set_result(result)   # type: ignore[arg-type]   # (None only with an error)
+
+    def run() -> None:
+        try:
+            result, error = work(), None
+        except BaseException as err:   # handed to the awaiting task
+            result, error = None, err
+        try:
+            loop.call_soon_threadsafe(settle, result, error)
+        except RuntimeError:   # the loop is closed: the server is exiting
+            pass
+
+    threading.Thread(target=run, name="omp-lsp-index", daemon=True).start()
+    return await future
+
+
+def source_files(roots: Sequence[str], excludes: Sequence[str]) -> tuple[list[str], list[Skipped]]:
+    """The source files below the roots (a root may be a file) that the excludes and each
+    folder's .gitignore leave, and what could not be read. Touches no server state: it runs in
+    a thread."""
+    paths: list[str] = []
+    skipped: list[Skipped] = []
+    for root in roots:
+        if os.path.isfile(root):
+            paths.append(root)
+            continue
+        if not os.path.isdir(root):
+            continue
+        try:
+            ignored = gitignore_patterns(root)
+        except OSError as err:
+            skipped.append(Skipped(os.path.join(root, ".gitignore"), f"{err.strerror}; its patterns are not applied"))
+            ignored = []
+        paths.extend(walk(root, Excludes([*excludes, *ignored]), skipped))
+    return paths, skipped
+
+
+def read_source(path: str) -> tuple[Document | None, str | None]:
+    """A closed file as it is on disk (None: not analysed), and why it could not be read."""
+    try:
+        return read_document(path, MAX_ANALYSED_BYTES)[0], None
+    except OSError as err:
+        return None, err.strerror or str(err)
 
 
 class WorkspaceIndex(_Server):
@@ -54,6 +119,7 @@ class WorkspaceIndex(_Server):
         def reconfigure(self, reanalyse: bool = False) -> None: ...
         def set_analysis(self, path: str, analysis: FileAnalysis | None) -> None: ...
         def update_results(self, changed: str | None = None) -> None: ...
+        def open_at(self, path: str) -> OpenDocument | None: ...
         def unit_for(self, path: str, language: Language) -> tuple[Unit, Language, Options]: ...
 
     @staticmethod
@@ -75,63 +141,54 @@ class WorkspaceIndex(_Server):
             self.reconfigure()
             self.index_task = asyncio.ensure_future(self.index_with_progress())
 
-    def indexing(self) -> Iterator[tuple[int, int]]:
-        """Index the workspace, yielding (files done, files in all) as it goes: the caller may
-        report progress and serve requests between files."""
-        roots = self.roots()
-        if self.database is not None:   # files of the program outside the folders take part too
-            roots = [*roots, *(f for f in self.database.files() if not any(f.startswith(r) for r in roots))]
-        paths: list[str] = []
-        for root in roots:
-            if os.path.isfile(root):
-                paths.append(root)
-                continue
-            if not os.path.isdir(root):
-                continue
-            try:
-                paths.extend(walk(root, [*self.config.exclude, *gitignore_patterns(root)]))
-            except UnreadableDirectory as err:
-                log.warning("workspace index: %s", err)
-        open_paths = {state.path for state in self.open.values()}
-        paths = [p for p in dict.fromkeys(paths) if p not in open_paths]
-        if len(paths) > MAX_INDEXED_FILES:
-            log.warning("workspace index: more than %d source files; the rest are not indexed", MAX_INDEXED_FILES)
-            paths = paths[:MAX_INDEXED_FILES]
-        for done, path in enumerate(paths, start=1):
-            if path not in {state.path for state in self.open.values()}:   # opened meanwhile: the editor's
-                self.index_file(path)
-            yield done, len(paths)
-
     async def index_with_progress(self) -> None:
         """Index the workspace with work-done progress (a progress bar in the editor) where the
-        client shows it; the event loop runs between files, so requests are served meanwhile.
-        Cross-file findings wait for the whole index (a partial one would miss definitions)."""
-        window = self.client_capabilities.window
-        token: str | None = None
-        if window is not None and window.work_done_progress:
-            token = f"omp-lsp-index-{id(self)}"
-            try:
-                await self.work_done_progress.create_async(token)
-            except Exception:   # a client that refuses the token gets no progress bar
-                log.exception("window/workDoneProgress/create failed")
-                token = None
-        if token is not None:
-            self.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(
-                title="omp-lsp: indexing the workspace", percentage=0, cancellable=False))
+        client shows it. The folders are walked and each file read in a thread; the analyses
+        are made and applied on the event loop, one file at a time, so requests are served
+        meanwhile. Cross-file findings wait for the whole index (a partial one would miss
+        definitions). What cannot be read is skipped and named in one log message."""
+        token = await begin_progress(self, f"omp-lsp-index-{id(self)}", lsp.WorkDoneProgressBegin(
+            title="omp-lsp: indexing the workspace", percentage=0, cancellable=False))
         total = 0
+        skipped: list[Skipped] = []
         try:
-            for done, total in self.indexing():
+            roots = self.roots()
+            if self.database is not None:   # files of the program outside the folders take part too
+                roots = [*roots, *(f for f in self.database.files() if not any(f.startswith(r) for r in roots))]
+            excludes = list(self.config.exclude)
+            paths, skipped = await off_the_loop(partial(source_files, roots, excludes))
+            open_paths = {state.path for state in self.open.values()}
+            paths = [p for p in dict.fromkeys(paths) if p not in open_paths]
+            if len(paths) > MAX_INDEXED_FILES:
+                log.warning("workspace index: more than %d source files; the rest are not indexed", MAX_INDEXED_FILES)
+                paths = paths[:MAX_INDEXED_FILES]
+            total = len(paths)
+            for done, path in enumerate(paths, start=1):
+                doc, problem = await off_the_loop(partial(read_source, path))
+                if problem is not None:
+                    skipped.append(Skipped(path, problem))
+                if self.open_at(path) is None:   # opened meanwhile: the editor's text counts
+                    self.index_document(path, doc)
                 if token is not None and (done % INDEX_REPORT_EVERY == 0 or done == total):
                     self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
                         message=f"{done}/{total} files", percentage=int(100 * done / total)))
-                await asyncio.sleep(0)   # requests and edits are served between files
         except Exception:   # the server never dies on an indexing problem: what was read counts
             log.exception("workspace index failed")
         finally:
             if token is not None:
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"{total} files indexed"))
             self.indexed = True
+        if skipped:
+            self.report_skipped(skipped)
         self.update_results()
+
+    def report_skipped(self, skipped: list[Skipped]) -> None:
+        """One log message for everything the index could not read (not one per file)."""
+        named = "; ".join(str(s) for s in skipped[:SKIPPED_NAMED])
+        more = f"; and {len(skipped) - SKIPPED_NAMED} more" if len(skipped) > SKIPPED_NAMED else ""
+        self.window_log_message(lsp.LogMessageParams(lsp.MessageType.Warning,
+            f"omp-lsp: the workspace index skipped {len(skipped)} unreadable "
+            f"{'entry' if len(skipped) == 1 else 'entries'} (the rest is indexed): {named}{more}"))
 
     async def wait_indexed(self) -> None:
         if self.index_task is not None and not self.index_task.done():
@@ -172,12 +229,14 @@ class WorkspaceIndex(_Server):
                 return
 
     def index_file(self, path: str) -> None:
-        """A closed file as it is on disk."""
-        try:
-            doc, _ = read_document(path, MAX_ANALYSED_BYTES)
-        except OSError as err:
-            log.warning("workspace index: %s: %s", path, err.strerror)
-            doc = None
+        """A closed file as it is on disk (a named pipe or a device is not read: see sources)."""
+        doc, problem = read_source(path)
+        if problem is not None:
+            log.warning("workspace index: %s: %s", path, problem)
+        self.index_document(path, doc)
+
+    def index_document(self, path: str, doc: Document | None) -> None:
+        """A closed file's text analysed and applied (None: it has none the analysis reads)."""
         if doc is None:
             self.set_analysis(path, None)
             return

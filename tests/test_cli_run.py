@@ -109,6 +109,40 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     assert code == 2 and message in err and out == ""
 
 
+def test_a_toolchain_not_found_lists_the_names_that_select_each_found(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "p.c"
+    source.write_text(PROGRAM)
+    code, _, err = _run([str(source), "--toolchain", "clang-21", "--no-config"], capsys)
+    assert code == 2 and "no toolchain named clang-21 compiles c here (found: llvm-22, also named llvm, clang, " in err
+
+
+def test_the_readme_example_toolchain_clang_is_taken(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    source = tmp_path / "p.c"
+    source.write_text(PROGRAM)
+    (tmp_path / ".omp-lsp.toml").write_text('toolchain = "clang"\n')
+    code, out, _ = _run([str(source), "--format", "json"], capsys)
+    assert code == 0 and json.loads(out)["toolchain"] == "llvm-22"
+
+
+def test_the_text_report_quotes_build_commands_for_a_shell(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A command pasted into bash gives the compiler the same words: a folder with a space, a name
+    with a quote, a dollar sign and a newline (written `$'...'`, the command on one line)."""
+    folder = tmp_path / "my dir"
+    folder.mkdir()
+    source = folder / "it's $HOME\nx.c"
+    source.write_text(PROGRAM)
+    code, out, _ = _run([str(source), "--toolchain", "clang-22", "--no-config"], capsys)
+    assert code == 0, out
+    commands = [line.split(" s: ", 1)[1] for line in out.splitlines() if " build: ok in " in line]
+    assert len(commands) == 2
+    for command in commands:
+        words = subprocess.run(["bash", "-c", f"printf '%s\\0' {command}"], capture_output=True, text=True,
+                               check=True, timeout=30).stdout.split("\0")[:-1]
+        assert words[0] == shutil.which("clang-22") and words[1] == "-fopenmp" and str(source) in words
+        assert words[words.index("-o") - 1] == str(source)
+
+
 def test_a_successful_run_does_not_load_the_analysis_or_the_server(tmp_path: Path) -> None:
     """Its start-up counts in the overhead over running the compilers by hand (bench/run_overhead.py):
     the program model is loaded only to place the diagnostics of a build or run that went wrong."""
@@ -125,4 +159,5 @@ def test_a_successful_run_does_not_load_the_analysis_or_the_server(tmp_path: Pat
         "omp_lsp.analysis.check",   # the analysis's entry point: it loads each name when asked for it
         "omp_lsp.analysis.syntax", "omp_lsp.analysis.syntax.compile_commands", "omp_lsp.analysis.syntax.device_limits",
         "omp_lsp.analysis.syntax.diagnostics", "omp_lsp.analysis.syntax.document", "omp_lsp.analysis.syntax.options",
-        "omp_lsp.analysis.syntax.records", "omp_lsp.server.config", "omp_lsp.server.run_command"]
+        "omp_lsp.analysis.syntax.records", "omp_lsp.analysis.syntax.regular_files", "omp_lsp.server.config", "omp_lsp.server.escaping",
+        "omp_lsp.server.run_command"]

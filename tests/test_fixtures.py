@@ -28,8 +28,10 @@ def test_corpus_is_not_empty() -> None:
 
 
 # syntax, declare target, target, declare variant; device-type propagation (OMP401-OMP407); builds
-# and runs (OMP501-OMP504: fixtures under builds/, tests/test_build_fixtures.py); toolchain limits (OMP505)
-IMPLEMENTED = [code for code in CATALOGUE if code < "OMP400" or "OMP401" <= code <= "OMP407" or "OMP501" <= code <= "OMP505"]
+# and runs (OMP501-OMP504: fixtures under builds/, tests/test_build_fixtures.py); toolchain limits (OMP505).
+# OMP013 needs a directive over 64 KiB: its inputs are generated (tests/test_bounded_work.py).
+IMPLEMENTED = [code for code in CATALOGUE if code != "OMP013" and (
+    code < "OMP400" or "OMP401" <= code <= "OMP407" or "OMP501" <= code <= "OMP505")]
 
 
 @pytest.mark.parametrize("code", IMPLEMENTED)

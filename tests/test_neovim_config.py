@@ -141,6 +141,7 @@ def test_the_shipped_neovim_configuration_in_a_real_neovim(tmp_path: Path) -> No
 
 
 SETUP_SCRIPT = r"""
+vim.g.omp_lsp_build_and_run = false   -- (what a user who does not trust the project sets)
 require("omp_lsp").setup({ settings = { openmpVersion = "5.2" } })
 vim.cmd("edit " .. vim.fn.fnameescape(FOLDER .. "/mistakes.c"))
 local out = {}
@@ -149,6 +150,10 @@ local client = vim.lsp.get_clients({ bufnr = 0, name = "omp_lsp" })[1]
 vim.wait(60000, function() return #vim.diagnostic.get(0) > 0 end, 50)
 local config = client:request_sync("workspace/executeCommand", { command = "omp-lsp.showConfiguration", arguments = {} }, 30000, 0)
 out.version = config and config.result and config.result.openmpVersion or vim.NIL
+out.build_and_run = config and config.result and config.result.buildAndRun
+local refused = client:request_sync("workspace/executeCommand",
+  { command = "omp-lsp.buildAndRun", arguments = { vim.uri_from_bufnr(0) } }, 30000, 0)
+out.refused = refused and refused.err and { code = refused.err.code, message = refused.err.message } or vim.NIL
 out.messages = {}
 for _, d in ipairs(vim.diagnostic.get(0)) do table.insert(out.messages, d.message) end
 local file = io.open(OUT, "w")
@@ -159,9 +164,13 @@ vim.cmd("qa!")
 
 
 def test_setup_passes_the_settings_to_the_server(tmp_path: Path) -> None:
-    """`require("omp_lsp").setup({ settings = {...} })`, the Lua way: the server runs with them."""
-    seen = _session(tmp_path, "", SETUP_SCRIPT)
+    """`require("omp_lsp").setup({ settings = {...} })`, the Lua way: the server runs with them;
+    and `vim.g.omp_lsp_build_and_run = false` turns build and run off in the server (Neovim's
+    equivalent of an untrusted workspace), even with the project file saying otherwise."""
+    seen = _session(tmp_path, "build-and-run = true\n", SETUP_SCRIPT)
     assert seen["attached"] is True and seen["version"] == "5.2"
+    assert seen["build_and_run"] is False
+    assert seen["refused"]["code"] == -32803 and "build and run is turned off" in seen["refused"]["message"]
     # from the first analysis on: `enter` is the 5.2 spelling, `to` the deprecated one
     assert not any("needs OpenMP 5.2" in m for m in seen["messages"])
     assert any("deprecated since OpenMP 5.2" in m for m in seen["messages"])

@@ -127,3 +127,20 @@ def test_with_a_gpu_the_offloading_build_targets_it(tmp_path: Path) -> None:
     llvm = _with_a_gpu(tmp_path)
     _, device = plans(llvm, "c", "p.c", "out")[0]
     assert "--offload-arch=native" in device.command
+
+
+@needs_llvm
+@needs_gcc
+def test_the_names_users_write_select_the_toolchain_found() -> None:
+    """`toolchain = "clang"` (the README's example) means the LLVM found here: a compiler's or the
+    vendor's name, with the version found or without, in any case."""
+    found = discover()
+    for setting, name in [("clang", "llvm-22"), ("Clang", "llvm-22"), ("clang22", "llvm-22"), ("clang++", "llvm-22"),
+                          ("flang-new-22", "llvm-22"), ("LLVM-22", "llvm-22"), ("gnu", "gcc-12"), ("gcc", "gcc-12"),
+                          ("g++-12", "gcc-12"), ("GNU-12", "gcc-12"), ("x86_64-linux-gnu-gcc-12", "gcc-12")]:
+        chosen = pick(found, "c", setting)
+        assert chosen is not None and chosen.name == name, setting
+    for setting in ("clang-21", "gcc-11", "icx", "clang-", "nvc"):   # another version, or not here
+        assert pick(found, "c", setting) is None, setting
+    llvm = _named(found, "llvm-22")
+    assert llvm.also_named() == "llvm, clang, clang++, flang or flang-new, with or without -22"

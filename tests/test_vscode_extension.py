@@ -45,3 +45,15 @@ def test_the_document_selector_covers_c_cpp_and_every_fortran_id_and_extension()
     fortran = {e for e in SOURCE_EXTENSIONS if e.lower().startswith(".f")}
     assert {f".{e}" for e in pattern.group(1).split(",")} >= fortran
     assert f"workspaceContains:**/*.{{{pattern.group(1)}}}" in MANIFEST["activationEvents"]
+
+
+def test_the_server_gets_the_workspace_trust_as_the_build_and_run_setting() -> None:
+    """Untrusted: `buildAndRun` false in what the server gets, with `initialize` and in answer to
+    workspace/configuration, so that the server itself refuses (any client, the code action too);
+    granting trust restarts the server with the settings as they are."""
+    trust = re.search(r"function withTrust\(settings: unknown\)[^{]*\{(.*?)\n\}", SOURCE, re.DOTALL)
+    assert trust is not None and "vscode.workspace.isTrusted ? plain : { ...plain, buildAndRun: false }" in trust.group(1)
+    assert 'initializationOptions: { "omp-lsp": withTrust(vscode.workspace.getConfiguration("omp-lsp")) }' in SOURCE
+    assert re.search(r'configuration: async \(params, token, next\) => \{.*?section === "omp-lsp" \? withTrust\(value\)',
+                     SOURCE, re.DOTALL)
+    assert "vscode.workspace.onDidGrantWorkspaceTrust(() => restart(context))" in SOURCE

@@ -74,14 +74,22 @@ def tokenize(body: bytes) -> list[Token]:
     return out
 
 
-def _tokenize_matches(text: str) -> list[Token]:
-    """The general tokenizer (any text)."""
+def tokenize_head(body: bytes, count: int) -> list[Token]:
+    """The first `count` tokens of `tokenize(body)`, at a cost that does not grow with the body
+    (directive names are read from the first few tokens of a directive of any length)."""
+    return _tokenize_matches(body.decode("latin-1"), count)
+
+
+def _tokenize_matches(text: str, count: int | None = None) -> list[Token]:
+    """The general tokenizer (any text), `count` tokens at most."""
     out: list[Token] = []
     append = out.append
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup
         if kind is None:
             continue  # trailing white space
+        if count is not None and len(out) >= count:
+            break
         start, end = m.span(kind)
         word = text[start:end]
         if not word.isascii():

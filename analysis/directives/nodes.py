@@ -167,6 +167,7 @@ class Directive:
     suggestion: str | None = None            # unknown name: the directive it was probably meant to be
     macro_name: bool = False                 # C/C++: its name is (partly) a word taken for a macro (TARGET)
     malformed: bool = False                  # its clauses or arguments could not be read (OMP002, OMP004)
+    unread: bool = False                     # too large to read: its name alone is known (OMP013)
 
     @property
     def span(self) -> Span:

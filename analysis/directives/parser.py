@@ -14,7 +14,7 @@ from ..syntax.diagnostics import Finding, Fix, Related, Severity
 from ..syntax.document import Language, Span
 from ..syntax.records import dataclass, field
 from . import tables
-from .lexer import CLOSE, OPEN, Token, tokenize
+from .lexer import CLOSE, OPEN, Token, tokenize, tokenize_head
 from .nodes import (
     Clause,
     ContextSelector,
@@ -33,6 +33,13 @@ from .schema import ClauseSpec, DirectiveSpec, Since, Version
 from .source import Form, RawDirective
 
 DEFAULT_VERSION: Version = 51
+
+# A directive longer than this is read by name only (OMP013): a list item costs about a kilobyte
+# of parse tree, so a 10 MB `map` list took 5 GB. The longest directive of the OpenMP Examples,
+# OpenMP_VV, HeCBench and the applications this project is tested on is 2.5 KB.
+MAX_DIRECTIVE_BYTES = 64 * 1024
+# Tokens enough for any directive name (6 words at most) and the words read after it.
+NAME_TOKENS = 16
 
 
 def version_text(version: Version) -> str:
@@ -163,7 +170,7 @@ def name_in_lower_case(raw: RawDirective, language: Language) -> tuple[Span, str
     """A directive whose name is written in capitals (`TARGET`, `declare TARGET`, `DECLARE_TARGET`):
     the span of its name words and the directive they spell in lower case; None when they spell
     none. C and C++ names are case-sensitive, so the parser takes such a word for a macro."""
-    toks = tokenize(raw.body)
+    toks = tokenize_head(raw.body, NAME_TOKENS)
     index = name_index(language.is_fortran)
     words: list[str] = []
     best: tuple[int, str] | None = None
@@ -197,15 +204,17 @@ class _Parse:
     """State for parsing one directive."""
 
     def __init__(self, raw: RawDirective, language: Language, version: Version,
-                 macros: frozenset[str] = frozenset()) -> None:
+                 macros: frozenset[str] = frozenset(), name_only: bool = False) -> None:
         self.raw = raw
+        # Read the directive name alone (a directive too large to read, see `parse_directive`).
+        self.name_only = name_only
         self.macros = macros
         self.saw_macro = False
         self.fortran = language.is_fortran
         self.language = language
         self.lang_key = language._value_  # a str hashes without the Python-level Enum.__hash__
         self.version = version
-        self.toks: list[Token] = tokenize(raw.body)
+        self.toks: list[Token] = tokenize_head(raw.body, NAME_TOKENS) if name_only else tokenize(raw.body)
         self.closing = _bracket_pairs(self.toks)
         # One contiguous piece (no continuation or comment): spans are a constant shift away.
         segments = raw.segments
@@ -360,6 +369,8 @@ class _Parse:
             self.report("OMP007", f"'{spec.name}' is an {_since_text(spec.since)} directive; "
                         f"the selected version is {version_text(self.version)} (clang and flang accept it "
                         "there, a compiler of that version need not)", name_span, Severity.WARNING)
+        if self.name_only:
+            return directive
         i = self._directive_argument(directive, n_name)
         self._clauses(directive, i)
         self._unique(directive)
@@ -1344,12 +1355,32 @@ _cache: dict[tuple[bytes, tuple[tuple[int, int], ...], Form, int, str, Version, 
              tuple[int, Directive, list[Finding]]] = {}
 
 
+def _too_large(raw: RawDirective, language: Language, version: Version,
+               macros: frozenset[str]) -> tuple[Directive, list[Finding]]:
+    """A directive longer than MAX_DIRECTIVE_BYTES: its name is read (the block structure and the
+    name's own findings need it), its arguments and clauses are not. It stands as a directive whose
+    contents are unknown, as when a macro stands for them: the rules stay silent about it."""
+    state = _Parse(raw, language, version, macros, name_only=True)
+    directive = state.run()
+    directive.unread = True
+    directive.uses_macros = True
+    directive.malformed = True   # e.g. a `declare target` read without its clauses opens no region
+    findings = [*state.findings, Finding(
+        "OMP013", f"this directive is {len(raw.body) / 1024:,.0f} KiB long, more than the "
+        f"{MAX_DIRECTIVE_BYTES // 1024} KiB omp-lsp reads of one directive: its clauses are not checked, and "
+        "no rule reports anything that depends on them", directive.name_span)]
+    return directive, findings
+
+
 def parse_directive(raw: RawDirective, language: Language, version: Version = DEFAULT_VERSION,
                     macros: frozenset[str] = frozenset()) -> tuple[Directive, list[Finding]]:
     """Parse one raw directive; never raises on any input. `macros`: names #defined in the file.
 
     Results are cached by the directive's text and line geometry (relative to its start):
     a repeated directive is copied from the cache with its spans moved."""
+    if len(raw.body) > MAX_DIRECTIVE_BYTES:
+        directive, findings = _too_large(raw, language, version, macros)  # (not cached: the text is large)
+        return directive, [*findings, *_line_problems(raw)]
     base = raw.span[0]
     segments = raw.segments
     geometry = (((segments[0][0], segments[0][1] - base),) if len(segments) == 1
@@ -1375,6 +1406,10 @@ def parse_directive(raw: RawDirective, language: Language, version: Version = DE
             _cache.pop(next(iter(_cache)))
         _cache[key] = (base, directive, state.findings)
         findings = list(state.findings)
-    for problem in raw.problems:
-        findings.append(Finding("OMP004", problem.message, problem.span))
+    findings.extend(_line_problems(raw))
     return directive, findings
+
+
+def _line_problems(raw: RawDirective) -> list[Finding]:
+    """What is wrong with the directive's lines themselves (source.Problem)."""
+    return [Finding("OMP004", problem.message, problem.span) for problem in raw.problems]

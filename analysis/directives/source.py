@@ -115,6 +115,11 @@ def _c_pragma(src: bytes, sentinel: Span) -> RawDirective:
     return _scan_c_pragma(src, sentinel)
 
 
+# The bytes `_scan_c_pragma` acts on, outside and inside a literal opened by each quote.
+_SCAN = re.compile(rb"[\\\n\r\"'/]")
+_SCAN_QUOTED = {0x22: re.compile(rb'[\\\n\r"]'), 0x27: re.compile(rb"[\\\n\r']")}
+
+
 def _scan_c_pragma(src: bytes, sentinel: Span) -> RawDirective:
     """Byte scanner for pragma lines with backslash continuations, comments or literals."""
     out = _Builder()
@@ -129,6 +134,12 @@ def _scan_c_pragma(src: bytes, sentinel: Span) -> RawDirective:
         out.add(src[run_start:upto], run_start)
 
     while i < n:
+        # Every other byte only moves on: jump to the next one that may matter.
+        found = (_SCAN_QUOTED[quote] if quote else _SCAN).search(src, i)
+        if found is None:
+            i = n
+            continue
+        i = found.start()
         c = src[i]
         if c == 0x5C and src[i + 1:i + 2] in (b"\n", b"\r"):  # backslash-newline: splice
             flush(i)

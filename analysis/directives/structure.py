@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Literal, cast
 from ..syntax.diagnostics import Finding, Fix
 from ..syntax.document import Document, Language, Span
 from ..syntax.records import dataclass, deferred, field
-from .lexer import tokenize
+from .lexer import tokenize_head
 from .nodes import Directive
 from .tables import DIRECTIVES
 
@@ -156,10 +156,18 @@ def _meant_closing(d: Directive) -> str | None:
     return None
 
 
+_NAME_ONLY_TOKENS = 16
+
+
 def _name_only(d: Directive) -> bool:
     """Nothing but the name words: a directive without clauses or list."""
-    words = " ".join(t.text.lower() for t in tokenize(d.raw.body) if t.kind == "ident")
-    return words.replace("_", " ") == d.suggestion and b"(" not in d.raw.body
+    if b"(" in d.raw.body:
+        return False
+    toks = tokenize_head(d.raw.body, _NAME_ONLY_TOKENS)
+    if len(toks) == _NAME_ONLY_TOKENS:
+        return False   # more tokens than any directive name has words (the body may be megabytes)
+    words = " ".join(t.text.lower() for t in toks if t.kind == "ident")
+    return words.replace("_", " ") == d.suggestion
 
 
 def _close(directives: list[Directive], stack: list[tuple[int, str]], i: int, name: str, out: Structure) -> None:

@@ -742,25 +742,51 @@ def _word_occurrences(src: bytes, word: bytes, span: Span) -> Iterator[Span]:
         at = end
 
 
-_ident_queries: dict[Language, tree_sitter.Query] = {}
+_ident_queries: dict[Language, tuple[tree_sitter.Query, int]] = {}
+# Query cursors slow down more than linearly on nodes with very many children (a 10 MB table,
+# one initializer of five million values, took minutes): a span larger than this is walked with a
+# tree cursor instead, which finds the same identifiers in source order in linear time.
+_WALKED_BYTES = 1 << 20
 
 
 def _identifiers(language: Language, node: tree_sitter.Node,
                  within: tuple[int, int] | None = None) -> list[tree_sitter.Node]:
     """The identifiers under `node` (those that start inside `within` only, when given)."""
     import tree_sitter
-    q = _ident_queries.get(language)
-    if q is None:
+    found = _ident_queries.get(language)
+    if found is None:
         from ..syntax.document import parser_for
         parser = parser_for(language)
         assert parser is not None and parser.language is not None
-        q = tree_sitter.Query(parser.language, "(identifier) @id")
-        _ident_queries[language] = q
+        kind = parser.language.id_for_node_kind("identifier", True)
+        assert kind is not None
+        found = _ident_queries[language] = (tree_sitter.Query(parser.language, "(identifier) @id"), kind)
+    q, kind = found
+    lo, hi = within if within is not None else (node.start_byte, node.end_byte + 1)   # (+1: a missing one at the end)
+    if hi - lo > _WALKED_BYTES:
+        return _walked_identifiers(node, kind, lo, hi)
     cursor = tree_sitter.QueryCursor(q)
     if within is None:
         return cursor.captures(node).get("id", [])
     cursor.set_byte_range(*within)
     return [n for n in cursor.captures(node).get("id", []) if within[0] <= n.start_byte < within[1]]
+
+
+def _walked_identifiers(node: tree_sitter.Node, kind: int, lo: int, hi: int) -> list[tree_sitter.Node]:
+    """The nodes of `kind` under `node` that start in [lo, hi), subtrees outside it skipped."""
+    out: list[tree_sitter.Node] = []
+    cursor = node.walk()
+    while True:
+        n = cursor.node
+        assert n is not None
+        if (n.end_byte > lo or n.start_byte == lo) and n.start_byte < hi:
+            if n.kind_id == kind and n.start_byte >= lo:
+                out.append(n)
+            if cursor.goto_first_child():
+                continue
+        while not cursor.goto_next_sibling():
+            if not cursor.goto_parent():
+                return out
 
 
 def _lambda_nodes(node: tree_sitter.Node) -> Iterator[tree_sitter.Node]:

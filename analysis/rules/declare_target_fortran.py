@@ -65,7 +65,8 @@ def _in_spec(scope: Scope, offset: int) -> bool:
 
 
 def _has_list(d: Directive) -> bool:
-    return d.argument is not None or any(c.name in LIST_CLAUSES for c in d.clauses)
+    # (a directive too large to read, OMP013, is not the clause-less form)
+    return d.unread or d.argument is not None or any(c.name in LIST_CLAUSES for c in d.clauses)
 
 
 def _explicit_marks(ctx: FileContext) -> Iterator[tuple[Mark, Directive, ListItem, Scope]]:

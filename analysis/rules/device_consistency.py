@@ -17,6 +17,7 @@ from ..semantics.propagation import DeviceGraph, Entity, Step, describe_chain
 from ..syntax.device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Language
+from ..syntax.regular_files import read_regular_file
 from .registry import workspace_rule
 
 if TYPE_CHECKING:
@@ -189,7 +190,12 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
     if headers is None:
         return True       # an unknown header: it may mark anything
     word = re.compile(rb"\b" + re.escape(name.rsplit("::", 1)[-1].encode()) + rb"\b")
-    return any(word.search(text) for text in headers)
+    if any(word.search(text) for text in headers):
+        return True
+    # so may a declare target too large to read (OMP013) that spells it (Fortran: in any case)
+    ctx = ws.files.get(path)
+    unread = [d.raw.body for d in ctx.directives if d.unread and d.name == "declare target"] if ctx else []
+    return bool(unread) and any(re.search(word.pattern, text, re.IGNORECASE) for text in unread)
 
 
 def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
@@ -220,12 +226,14 @@ def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
     return out
 
 
+_MAX_HEADER_READ = 2_000_000   # the declarations a header holds come first
+
+
 def _read_header(found: str | None) -> list[bytes] | None:
     if found is None:
         return None
     try:
-        with open(found, "rb") as f:
-            return [f.read(2_000_000)]
+        return [read_regular_file(found, _MAX_HEADER_READ)[:_MAX_HEADER_READ]]
     except OSError:
         return None
 

@@ -10,7 +10,7 @@ from bisect import bisect_right
 from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING
 
-from ..directives.lexer import tokenize
+from ..directives.lexer import tokenize_head
 from ..directives.nodes import Directive, ListItem
 from ..directives.parser import allowed_in, name_in_lower_case, name_index, suggest
 from ..directives.structure import is_delimited_declare_target
@@ -80,7 +80,7 @@ def directive_name_in_capitals(ctx: FileContext) -> Iterator[Finding]:
     for _, d in ctx.each_directive():
         if not d.macro_name or d.raw.in_macro:
             continue
-        words = [t.text for t in tokenize(d.raw.body)[:8] if t.kind == "ident"]
+        words = [t.text for t in tokenize_head(d.raw.body, 8) if t.kind == "ident"]
         if not words or any(w in ctx.macros or w in config.macros for w in words):
             continue
         capital = next((w for w in words if w.isupper()), words[0])

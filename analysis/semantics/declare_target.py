@@ -166,6 +166,8 @@ NOHOST_MARKS = "nohost marks"
 def directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> list[Mark]:
     """The marks of one declare target directive's own lists (a begin region's come from
     `_bind_regions`): `bind` reads each directive so, incremental.directive_again one edited directive."""
+    if d.unread:
+        return []  # too large to read (OMP013): not the clause-less form, its lists unknown
     device_type, dt_explicit = device_type_of(d)
     indirect = indirect_of(d)
     if ctx.document.language.is_fortran and d.name == DECLARE_TARGET and d.argument is None \

@@ -17,9 +17,11 @@ from typing import Any
 from .document import language_for_path
 from .options import parse_version
 from .records import dataclass
+from .regular_files import read_regular_file
 
 FILE_NAME = "compile_commands.json"
 MAX_PARENT_LEVELS = 20
+MAX_DATABASE_BYTES = 500_000_000   # the largest known projects' databases are a few hundred MB
 
 # Include options in the order a compiler searches them for `#include "..."` (after the including
 # file's own directory): -iquote, then -I, then -isystem, then -idirafter. Values may be attached
@@ -128,10 +130,11 @@ def load_compile_commands(path: str) -> CompileDatabase:
     import json  # only projects with a database pay for it
 
     try:
-        with open(path, "rb") as fh:
-            data = fh.read()
+        data = read_regular_file(path, MAX_DATABASE_BYTES)
     except OSError as err:
         raise CompileCommandsError(f"{path}: cannot read: {err.strerror or err}") from None
+    if len(data) > MAX_DATABASE_BYTES:
+        raise CompileCommandsError(f"{path}: cannot read: larger than {MAX_DATABASE_BYTES // 1_000_000} MB")
     try:
         raw = json.loads(data)
     except json.JSONDecodeError as err:

@@ -88,6 +88,7 @@ _ROWS: tuple[tuple[str, Severity, str, str], ...] = (
     ("OMP010", _I, "OpenMP directives in code the build does not compile are not checked", "5.1 2.2"),
     ("OMP011", _E, "Clauses that exclude each other on one directive", "5.1 2.1"),
     ("OMP012", _E, "declare simd aligned list item that is not a pointer or array", "5.1 2.11.5.3"),
+    ("OMP013", _I, "Directive too large to check", ""),
     ("OMP101", _E, "Threadprivate variable in declare target", "5.1 2.14.7"),
     ("OMP102", _E, "Declare target variable without a mappable type", "5.1 2.14.7"),
     ("OMP103", _E, "List item repeated in one declare target directive", "5.1 2.14.7"),

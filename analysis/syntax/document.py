@@ -292,6 +292,7 @@ class Document:
 
     def snapshot(self) -> Document:
         """A copy that later edits of this document leave alone (an analysis keeps the text it read)."""
+        refresh_tree(self)   # (edits applied without their tree: `apply(parse=False)`)
         copy = Document(self.source, self.language, self.version)
         copy.lines = self.lines
         tree = self.tree   # parsed here first: later edits of this document then reparse incrementally
@@ -310,7 +311,10 @@ class Document:
                 self._tree = parser.parse(self.source)
         return self._tree
 
-    def apply(self, edit: TextEdit, encoding: Encoding = "utf-16", version: int | None = None) -> Span:
+    def apply(self, edit: TextEdit, encoding: Encoding = "utf-16", version: int | None = None,
+              parse: bool = True) -> Span:
+        """`parse=False`: the text and lines only; the tree stays that of an earlier text
+        (`stale_tree`), to be brought over several edits at once (`tree_edit`, `refresh_tree`)."""
         new = edit.text.encode("utf-8", "surrogatepass")
         if edit.start is None or edit.end is None:
             self.last_change = ByteEdit(0, len(self.source), len(new))
@@ -323,10 +327,14 @@ class Document:
         old_end = max(start, self.lines.offset(*edit.end, encoding))
         start_point = self.lines.point(start)
         old_end_point = self.lines.point(old_end)
+        if parse:
+            refresh_tree(self)
+        elif self._tree is not None and not self.stale_tree:
+            self.stale_tree, self.tree_source = True, self.source
         self.source = self.source[:start] + new + self.source[old_end:]
         new_end = start + len(new)
         self.lines = LineIndex.edited(self.source, self.lines, start, old_end, new_end)
-        if self._tree is not None:
+        if self._tree is not None and not self.stale_tree:
             self._tree.edit(
                 start_byte=start, old_end_byte=old_end, new_end_byte=new_end,
                 start_point=start_point, old_end_point=old_end_point,
@@ -346,6 +354,32 @@ class Document:
 
     def slice(self, span: Span) -> str:
         return self.source[span[0]:span[1]].decode("utf-8", "replace")
+
+    def tree_edit(self, old: bytes, new: bytes, edit: ByteEdit) -> ByteEdit:
+        """Bring a tree left behind by `apply(parse=False)` over one edit (or several in a row as
+        one) from its text `old` to `new` (an earlier text than `source`, or `source`): `edit`
+        with `inert` judged as `apply` judges it. A tree not of `old` is refreshed instead (the
+        edit is then not inert)."""
+        parser = parser_for(self.language)
+        if not self.stale_tree or self._tree is None or self.tree_source is not old or parser is None:
+            refresh_tree(self)
+            return ByteEdit(edit.start, edit.old_end, edit.new_end)
+        old_tree = self._tree
+        old_tree.edit(start_byte=edit.start, old_end_byte=edit.old_end, new_end_byte=edit.new_end,
+                      start_point=_point(old, edit.start), old_end_point=_point(old, edit.old_end),
+                      new_end_point=_point(new, edit.new_end))
+        self._tree = parser.parse(new, old_tree)
+        if new is self.source:
+            self.stale_tree, self.tree_source = False, None
+        else:
+            self.tree_source = new
+        return ByteEdit(edit.start, edit.old_end, edit.new_end, not old_tree.changed_ranges(self._tree)
+                        and inside_comment_or_pragma(self._tree, edit.start, edit.new_end))
+
+
+def _point(source: bytes, offset: int) -> tuple[int, int]:
+    """(row, byte column) of an offset, counted in the text (for a text with no line index)."""
+    return source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1)
 
 
 def refresh_tree(document: Document) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 
+from ..syntax.regular_files import read_regular_file
 from .lines import Line, scan
 
 MAX_HEADER_BYTES = 4_000_000   # a larger "header" is data, not declarations
@@ -65,8 +66,7 @@ class Headers:
         data = self.overlay.get(path)
         if data is None and stamp is not None:
             try:
-                with open(path, "rb") as f:
-                    data = f.read(MAX_HEADER_BYTES + 1)
+                data = read_regular_file(path, MAX_HEADER_BYTES)
             except OSError:
                 data = None
             if data is not None and (len(data) > MAX_HEADER_BYTES or b"\0" in data[:8192]):

@@ -3,27 +3,34 @@ and `omp-lsp.showOffloadEntries` (argument: a document URI), offered as a code a
 with a main program. Nothing builds or runs but on this explicit request. While it works, a
 work-done progress shows; the result (the JSON of `omp-lsp run --format json`) is returned, a
 summary shown, the full report logged, and the build's diagnostics published with the file's
-until the next build that succeeds. A newer request for the same file cancels the one running.
+until the next build that succeeds. A newer request for the same file cancels the one running;
+`shutdown`, `exit`, SIGTERM and the client leaving stop every build at once (codegen/supervision.py).
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
+import json
 import logging
 import os
-import tempfile
+import signal
+import sys
 import threading
 from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import LineIndex
+from omp_lsp.codegen import supervision
 from omp_lsp.codegen.build_and_run import Report, build_and_run
 from omp_lsp.codegen.places import main_program
-from omp_lsp.codegen.toolchains import discover, pick
+from omp_lsp.codegen.toolchains import discover, found_names, pick
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from ..run_command import LANGUAGES, entry_flags, write_text
+from ..progress import begin_progress
+from ..run_command import LANGUAGES, entry_flags, report_json, write_text
 
 if TYPE_CHECKING:
     from omp_lsp.server.lsp import OmpLanguageServer
@@ -39,8 +46,20 @@ _SEVERITIES = {"error": lsp.DiagnosticSeverity.Error, "warning": lsp.DiagnosticS
                "information": lsp.DiagnosticSeverity.Information}
 
 
+class BuildAndRunOff(JsonRpcException):
+    """The answer to `omp-lsp.buildAndRun` with the `buildAndRun` setting false. RequestFailed
+    (-32803) is the LSP's code for a valid request the server declines, its message for the
+    user; not InvalidRequest (-32600: a malformed message) nor InternalError (-32603: a fault)."""
+    CODE = lsp.LSPErrorCodes.RequestFailed.value
+    MESSAGE = ("omp-lsp: build and run is turned off (the buildAndRun setting is false: the editor's "
+               "workspace trust or setting, or the project file)")
+
+
 def action(ls: OmpLanguageServer, state: OpenDocument) -> lsp.CodeAction | None:
-    """The "Build and run" code action, for a file that holds a main program."""
+    """The "Build and run" code action, for a file that holds a main program (none when build and
+    run is turned off)."""
+    if not ls.config.build_and_run:
+        return None
     analysis = ls.analyses.get(state.path)
     if analysis is None or analysis.context is None or main_program(analysis.context.model) is None:
         return None
@@ -52,17 +71,31 @@ def register(server: OmpLanguageServer) -> None:
     running: dict[str, threading.Event] = {}   # path -> the cancel switch of its build in progress
     reports: dict[str, Report] = {}            # path -> its last report
 
+    @server.feature(lsp.EXIT)
+    async def exit_(ls: OmpLanguageServer, params: None) -> None:
+        """`exit`: the builds under way (if `shutdown` did not stop them) stop, and their
+        commands answer, before the server ends (else it would wait for their runs' timeouts,
+        and their cancelled requests log tracebacks)."""
+        stop_builds()
+        for _ in range(250):   # (up to 5 s; their threads return at once)
+            if not running:
+                return
+            await asyncio.sleep(0.02)
+
     # (pygls reads a command handler's type hints to convert its arguments: they must resolve at
     # run time, where OmpLanguageServer cannot be imported from here)
     @server.command(BUILD_AND_RUN)
-    async def build_and_run_command(ls: LanguageServer, uri: str) -> dict[str, Any] | None:
+    async def build_and_run_command(ls: LanguageServer, *arguments: Any) -> dict[str, Any] | None:
         ls = cast("OmpLanguageServer", ls)
+        if not ls.config.build_and_run:   # (before its arguments: nothing of the request is used)
+            raise BuildAndRunOff()
+        uri = _uri_argument(BUILD_AND_RUN, arguments)
         state = ls.open.get(uri)
         if state is None:
             ls.window_show_message(lsp.ShowMessageParams(lsp.MessageType.Error, f"omp-lsp: {uri} is not open"))
             return None
         language = LANGUAGES.get(state.doc.language)
-        if language is None:
+        if language is None or supervision.stopping():
             return None
         previous = running.get(state.path)
         if previous is not None:
@@ -73,12 +106,15 @@ def register(server: OmpLanguageServer) -> None:
             report = await asyncio.to_thread(_build_live_text, state.path, state.doc.source, language,
                                              ls.config.toolchain, ls.options.openmp_version, _flags(ls, state.path),
                                              cancel)
+        except asyncio.CancelledError:   # (the server ends, the client gone): the build stops too
+            cancel.set()
+            raise
         finally:
             if running.get(state.path) is cancel:
                 del running[state.path]
             _progress_end(ls, token)
-        if cancel.is_set():
-            return None   # (superseded: the newer build reports)
+        if cancel.is_set() or supervision.stopping():
+            return None   # (superseded: the newer build reports; or the server stops)
         reports[state.path] = report
         _publish(ls, state, report)
         text = io.StringIO()
@@ -86,11 +122,12 @@ def register(server: OmpLanguageServer) -> None:
         ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, text.getvalue()))
         ls.window_show_message(lsp.ShowMessageParams(
             lsp.MessageType.Info if report.ok else lsp.MessageType.Warning, summary(report)))
-        return report.as_json()
+        return report_json(report)
 
     @server.command(SHOW_OFFLOAD_ENTRIES)
-    async def show_offload_entries(ls: LanguageServer, uri: str) -> list[dict[str, Any]] | None:
+    async def show_offload_entries(ls: LanguageServer, *arguments: Any) -> list[dict[str, Any]] | None:
         ls = cast("OmpLanguageServer", ls)
+        uri = _uri_argument(SHOW_OFFLOAD_ENTRIES, arguments)
         state = ls.open.get(uri)
         report = reports.get(state.path) if state is not None else None
         if report is None:
@@ -101,6 +138,42 @@ def register(server: OmpLanguageServer) -> None:
                  for e in report.offload_entries] or ["(no device image was read)"]
         ls.window_log_message(lsp.LogMessageParams(lsp.MessageType.Info, "\n".join(lines)))
         return report.offload_entries
+
+
+def _uri_argument(command: str, arguments: tuple[Any, ...]) -> str:
+    """The command's one argument, a document URI (else InvalidParams: pygls would turn a number
+    into a string, and call the command without its argument when `arguments` is missing)."""
+    if len(arguments) != 1 or not isinstance(arguments[0], str):
+        raise JsonRpcInvalidParams(message=f"Invalid params: {command} takes one argument, a document URI "
+                                   f"(given: {json.dumps(list(arguments))[:80]})")
+    return arguments[0]
+
+
+def stop_builds() -> None:
+    """The server stops (`shutdown`): the builds under way end now, every process they started
+    killed (their threads then return at once, removing their folders), and none starts after."""
+    supervision.stop()
+
+
+def terminate_on_sigterm() -> None:
+    """SIGTERM ends the server as it would by default, but not before the builds under way are
+    stopped and their folders removed."""
+    supervision.own_process()
+    signal.signal(signal.SIGTERM, _terminate)
+
+
+def end_builds() -> None:
+    """The server ends, however it ends (`exit`, the end of its input, a framing error): the
+    builds under way stop and their folders are removed before the process goes."""
+    supervision.stop()
+    supervision.remove_folders(wait=5.0)   # (the builds' threads remove them as they return)
+
+
+def _terminate(number: int, _frame: object) -> None:
+    end_builds()
+    with contextlib.suppress(OSError, ValueError):   # (not print: the signal may come mid-write)
+        os.write(sys.stderr.fileno(), b"omp-lsp: terminated\n")
+    os._exit(128 + number)
 
 
 def _flags(ls: OmpLanguageServer, path: str) -> list[str]:
@@ -118,7 +191,7 @@ def _build_live_text(path: str, text: bytes, language: str, setting: str | None,
     toolchains = discover()
     toolchain = pick(toolchains, language, setting)
     others = [t for t in toolchains if t is not toolchain]
-    with tempfile.TemporaryDirectory(prefix="omp-lsp-live-") as folder:
+    with supervision.temporary_folder("omp-lsp-live-") as folder:
         copy = os.path.join(folder, os.path.basename(path))
         with open(copy, "wb") as f:
             f.write(text)
@@ -126,8 +199,8 @@ def _build_live_text(path: str, text: bytes, language: str, setting: str | None,
                                others=others, cancel=cancel)
     report.file = path
     if setting and toolchain is None:   # (the command line says so as a usage error)
-        known = ", ".join(t.name for t in toolchains) or "none"
-        report.notes.insert(0, f"the toolchain setting names {setting}, which compiles no {language} here (found: {known})")
+        report.notes.insert(0, f"the toolchain setting names {setting}, which compiles no {language} here "
+                               f"(found: {found_names(toolchains)})")
     for d in [*(d for b in report.builds for d in b.diagnostics), *report.diagnostics]:
         for place in (d, *d["related"]):
             if place["file"] == copy:
@@ -193,9 +266,11 @@ def _location(ls: OmpLanguageServer, path: str, line: int, column: int, end_line
     if state is not None:
         lines, uri = state.doc.lines, state.uri
     else:
+        # regular files only: a named pipe the compiler's message names must not block the server
+        from omp_lsp.analysis.check import read_regular_file
+        from omp_lsp.server.config import DEFAULT_MAX_FILE_MB
         try:
-            with open(path, "rb") as f:
-                lines, uri = LineIndex(f.read()), from_fs_path(path) or path
+            lines, uri = LineIndex(read_regular_file(path, int(DEFAULT_MAX_FILE_MB * 1e6))), from_fs_path(path) or path
         except OSError:
             return None
     start = lines.offset(line - 1, column - 1, "utf-32")
@@ -205,17 +280,8 @@ def _location(ls: OmpLanguageServer, path: str, line: int, column: int, end_line
 
 
 async def _progress_begin(ls: OmpLanguageServer, title: str) -> str | None:
-    window = ls.client_capabilities.window
-    if window is None or not window.work_done_progress:
-        return None
     token = f"omp-lsp-build-{id(title)}-{asyncio.get_running_loop().time()}"
-    try:
-        await ls.work_done_progress.create_async(token)
-    except Exception:   # a client that refuses the token gets no progress
-        log.exception("window/workDoneProgress/create failed")
-        return None
-    ls.work_done_progress.begin(token, lsp.WorkDoneProgressBegin(title=title, cancellable=False))
-    return token
+    return await begin_progress(ls, token, lsp.WorkDoneProgressBegin(title=title, cancellable=False))
 
 
 def _progress_end(ls: OmpLanguageServer, token: str | None) -> None:

@@ -10,6 +10,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 
 from ..config import settings_of
+from .build_run import stop_builds
 from .sync import watch_source_files
 
 if TYPE_CHECKING:
@@ -60,6 +61,7 @@ def register(server: OmpLanguageServer) -> None:
     @server.feature(lsp.SHUTDOWN)
     def shutdown(ls: OmpLanguageServer, params: None) -> None:
         ls.shutdown_received = True
+        stop_builds()   # (else `exit` would wait for their runs' timeouts)
         for state in ls.open.values():   # analyses under way are not wanted any more
             state.closed = True
 

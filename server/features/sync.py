@@ -52,9 +52,8 @@ def register(server: OmpLanguageServer) -> None:
         if state is None:
             log.warning("didChange for a document that is not open: %s", uri)
             return
+        _note_version(ls, state, params.text_document.version)
         ls.quiet_for_now()
-        spans = ls.anchors(state) if state.exact else []
-        retyped = False
         preprocessor = False   # an edit of a preprocessor line: files that include this one may read it
         before = state.doc.source
         try:
@@ -65,16 +64,11 @@ def register(server: OmpLanguageServer) -> None:
                 else:
                     edit = TextEdit(None, None, change.text)
                 old = state.doc.source
-                state.doc.apply(edit, ls.encoding)
+                state.doc.apply(edit, ls.encoding, parse=False)   # (the tree follows in ls.take_edits)
                 assert state.doc.last_change is not None
                 preprocessor |= edits_preprocessor_lines(old, state.doc.source, state.doc.last_change)
-                analysis = state.retyped(ls.analyses.get(state.path), state.doc.last_change)
-                if analysis is not None:   # one directive re-analysed: the rest of the analysis kept
-                    ls.set_analysis(state.path, analysis)
-                    retyped = True
-                    spans = ls.anchors(state)
-                    continue
-                state.edited(old, state.doc.last_change, ls.options.openmp_version, spans)
+                # (the analysis takes it soon, with the edits that come meanwhile: ls.take_edits)
+                state.applied(old, state.doc.last_change)
             state.doc.version = params.text_document.version
         except Exception as err:
             log.exception("could not apply the change to %s; applying it to the text as a whole", uri)
@@ -86,19 +80,12 @@ def register(server: OmpLanguageServer) -> None:
             for change in params.content_changes:   # pygls' own editing, not ours that failed
                 text.apply_change(change)
             state.doc = Document(text.source, state.doc.language, params.text_document.version)
-            state.exact = False
-            if state.inflight is not None:   # its log no longer leads to this text
-                state.inflight.exact = False
+            state.outdated()   # the log no longer leads to this text
         ls.headers.overlay[state.path] = state.doc.source
         if preprocessor:
             for includer in ls.includers_of(state.path):
                 ls.analyse_again(includer)
-        if state.exact:   # inert edits: the same findings, moved
-            if retyped:
-                ls.compute_results()
-            ls.publish_all(uri)
-        else:
-            ls.schedule(state)
+        ls.schedule(state)
 
     @server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
     def did_close(ls: OmpLanguageServer, params: lsp.DidCloseTextDocumentParams) -> None:
@@ -107,17 +94,19 @@ def register(server: OmpLanguageServer) -> None:
         if state is None:
             return
         state.closed = True
+        state.pending = []   # (the texts they hold)
         ls.headers.overlay.pop(state.path, None)
         ls.headers.forget(state.path)
         ls.published.pop(uri, None)
         if not ls.pulls_diagnostics:
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
-        # The workspace goes back to the file on disk (or forgets it if it is not there).
+        # The workspace goes back to the file on disk (or forgets it if it is not there): soon,
+        # between other messages, and once for the files closed together.
         if os.path.isfile(state.path):
-            ls.index_file(state.path)
+            ls.index_soon(state.path)
         else:
             ls.set_analysis(state.path, None)
-        ls.update_results()
+            ls.results_soon()
 
     @server.feature(lsp.WORKSPACE_DID_CHANGE_WATCHED_FILES)
     def did_change_watched_files(ls: OmpLanguageServer, params: lsp.DidChangeWatchedFilesParams) -> None:
@@ -144,6 +133,19 @@ def register(server: OmpLanguageServer) -> None:
                 ls.analyse_again(includer)
         if changed:
             ls.update_results()
+
+
+def _note_version(ls: OmpLanguageServer, state: OpenDocument, version: int) -> None:
+    """A version that does not go up (a client that reorders or repeats its messages) is logged,
+    once a document. Its edits are still applied, in the order they came: each edits the text the
+    client had when it sent it, so the order received is the only one the text can follow; and the
+    version given stays the document's (it names the client's text, which the diagnostics are for)."""
+    if state.doc.version is not None and version <= state.doc.version:
+        key = f"didChange versions out of order: {state.uri}"
+        if key not in ls.reported:
+            ls.reported.add(key)
+            log.warning("%s: version %d after %d; the edits are applied in the order they came",
+                        key, version, state.doc.version)
 
 
 # The files whose settings the server reads (the project file, the compile commands).

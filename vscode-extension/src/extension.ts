@@ -70,11 +70,18 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     outputChannel: output,
     synchronize: { configurationSection: "omp-lsp" },
     // (with `initialize` too, so that the first analysis already uses them)
-    initializationOptions: { "omp-lsp": JSON.parse(JSON.stringify(vscode.workspace.getConfiguration("omp-lsp"))) },
+    initializationOptions: { "omp-lsp": withTrust(vscode.workspace.getConfiguration("omp-lsp")) },
     middleware: {
       executeCommand,
-      // (the status bar asks the server for the version in force once it has the new settings)
       workspace: {
+        // the server pulls the section (workspace/configuration): it gets the workspace's trust too
+        configuration: async (params, token, next) => {
+          const found = await next(params, token);
+          return Array.isArray(found)
+            ? found.map((value: unknown, i) => (params.items[i]?.section === "omp-lsp" ? withTrust(value) : value))
+            : found;   // (an error answer)
+        },
+        // (the status bar asks the server for the version in force once it has the new settings)
         didChangeConfiguration: async (sections, next) => {
           await next(sections);
           await updateStatus();
@@ -103,6 +110,14 @@ async function start(context: vscode.ExtensionContext): Promise<void> {
     return;
   }
   await updateStatus();
+}
+
+// The `omp-lsp` settings as the server gets them: in an untrusted workspace `buildAndRun` is false,
+// whatever the settings say, so that the server itself refuses to build and run (and offers no code
+// action for it) to any request. Granting trust restarts the server, which then gets the settings.
+export function withTrust(settings: unknown): Record<string, unknown> {
+  const plain = JSON.parse(JSON.stringify(settings ?? {})) as Record<string, unknown>;
+  return vscode.workspace.isTrusted ? plain : { ...plain, buildAndRun: false };
 }
 
 async function restart(context: vscode.ExtensionContext): Promise<void> {
@@ -194,7 +209,8 @@ async function buildAndRun(uri: vscode.Uri | undefined): Promise<unknown> {
 interface Report {
   file: string;
   toolchain: string | null;
-  builds: { kind: string; command: string[]; ok: boolean; seconds: number; diagnostics: Finding[] }[];
+  builds: { kind: string; command: string[]; command_line?: string; ok: boolean; seconds: number;
+    diagnostics: Finding[] }[];
   runs: { kind: string; exit_code: number | null; stdout: string; stderr: string; seconds: number;
     offloaded: boolean | null; timed_out: boolean; truncated: boolean }[];
   same_output: boolean | null;
@@ -227,7 +243,9 @@ async function runBuild(uri: vscode.Uri | undefined, send: () => Promise<unknown
 export function formatReport(report: Report): string {
   const lines = [`${report.file}: toolchain ${report.toolchain ?? "none"}`];
   for (const b of report.builds) {
-    lines.push(`${b.kind} build: ${b.ok ? "ok" : "failed"} in ${b.seconds.toFixed(2)} s: ${b.command.join(" ")}`);
+    // (command_line: quoted to paste into a shell)
+    const command = b.command_line ?? b.command.join(" ");
+    lines.push(`${b.kind} build: ${b.ok ? "ok" : "failed"} in ${b.seconds.toFixed(2)} s: ${command}`);
     lines.push(...b.diagnostics.map((d) => `  ${finding(d)}`));
   }
   for (const r of report.runs) {

@@ -47,8 +47,10 @@ end
 function M.report_lines(report)
   local lines = { string.format("%s: toolchain %s", report.file, report.toolchain or "none") }
   for _, b in ipairs(report.builds) do
+    -- (command_line: quoted to paste into a shell)
+    local command = type(b.command_line) == "string" and b.command_line or table.concat(b.command, " ")
     table.insert(lines, string.format("%s build: %s in %.2f s: %s", b.kind, b.ok and "ok" or "failed", b.seconds,
-      table.concat(b.command, " ")))
+      command))
     for _, d in ipairs(b.diagnostics) do table.insert(lines, "  " .. finding(d)) end
   end
   for _, r in ipairs(report.runs) do

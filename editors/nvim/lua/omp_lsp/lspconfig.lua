@@ -12,6 +12,7 @@ function M.register()
       filetypes = base.filetypes,
       root_dir = require("lspconfig.util").root_pattern(unpack(base.root_markers)),
       settings = base.settings,
+      before_init = base.before_init,   -- (the settings with `initialize`, and vim.g.omp_lsp_build_and_run)
     },
     docs = { description = "omp-lsp: OpenMP offloading checks for C, C++ and Fortran" },
   }
