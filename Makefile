@@ -33,6 +33,7 @@ bench: venv toolchains
 	$(BIN)/python bench/check_speed.py
 	$(BIN)/python bench/propagation_speed.py
 	$(BIN)/python bench/lsp_latency.py
+	$(BIN)/python bench/lsp_load.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { $(MAKE) --no-print-directory apt-python-venv && $(PYTHON) -m venv $(VENV); }
