@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Callable, Generator
 from concurrent.futures import Future
 from typing import Any
 
@@ -137,6 +138,30 @@ class OmpProtocol(LanguageServerProtocol):
         future = self._request_futures.pop(msg_id, None)
         if future is not None:
             future.cancel()
+
+    # pygls runs a request with steps (a generator: `workspace/executeCommand`, whose step is the
+    # command's coroutine) under two futures: the request's, which $/cancelRequest and `shutdown`
+    # cancel and which answers, and the step's, under a made-up id, which nothing cancelled, so
+    # that a cancelled build ran on, and which stayed in the table of requests under way for good.
+    # A step now ends with its request, and leaves the table when done.
+    _stepping: Future[Any] | None = None   # the request whose generator is taking its next step
+
+    def _run_generator(self, future: Future[Any] | None, *, gen: Generator[Any, Any, Any],
+                       result_future: Future[Any]) -> None:
+        outer, self._stepping = self._stepping, result_future
+        try:
+            super()._run_generator(future, gen=gen, result_future=result_future)
+        finally:
+            self._stepping = outer
+
+    def _execute_handler(self, msg_id: Any, handler: Callable[..., Any], callback: Callable[[Future[Any]], None],
+                         args: tuple[Any, ...] | None = None, kwargs: dict[str, Any] | None = None) -> None:
+        request = self._stepping
+        super()._execute_handler(msg_id, handler, callback, args, kwargs)
+        step = self._request_futures.get(msg_id) if request is not None else None
+        if request is not None and step is not None and step is not request:
+            request.add_done_callback(lambda done: step.cancel() if done.cancelled() else None)
+            step.add_done_callback(lambda _: self._request_futures.pop(msg_id, None))
 
     def _send_handler_result(self, future: Future[Any], *, msg_id: int | str) -> None:
         """A request's answer: its result, or the error it raised (a JSON-RPC error as it is, any

@@ -1,7 +1,7 @@
 """Nothing a build or run started outlives it (codegen/supervision.py): programs whose children
 leave the process group (`setsid()`, `setpgid(0, 0)`) and keep the output pipe open, run through
 the runner, `omp-lsp run` and the server; the timeout bounds the run, output included; signals
-to `omp-lsp run` and to the server, and `shutdown` + `exit` during a build, end every process
+to `omp-lsp run` and to the server, `shutdown` + `exit` and `$/cancelRequest` during a build, end every process
 and remove every temporary folder. Each program notes its processes' ids in files, and the test
 checks that none of them is alive after."""
 from __future__ import annotations
@@ -204,11 +204,12 @@ def _omp_lsp(args: list[str], tmp: Path, **options: Any) -> subprocess.Popen[Any
 @needs_clang
 @pytest.mark.parametrize("escape", ESCAPES)
 def test_omp_lsp_run_times_out_a_program_whose_child_left_the_group(tmp_path: Path, escape: str) -> None:
+    # (the timeout bounds each build too: long enough for clang-22 on a busy machine)
     pids, tmp = tmp_path / "pids", tmp_path / "tmp"
     pids.mkdir()
     tmp.mkdir()
     source = _c_program(tmp_path, pids, escape, parent_sleep=300)
-    cli = _omp_lsp(["run", str(source), "--toolchain", "clang-22", "--timeout", "3", "--no-config", "--format",
+    cli = _omp_lsp(["run", str(source), "--toolchain", "clang-22", "--timeout", "12", "--no-config", "--format",
                     "json"], tmp, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     out, _ = cli.communicate(timeout=HANG_GUARD)
     report = json.loads(out)
@@ -328,4 +329,58 @@ def test_shutdown_and_exit_mid_build_end_the_server_promptly_without_a_traceback
     assert server.returncode == status and time.monotonic() - start < 30   # (a hang guard: the run's timeout is 60 s)
     _assert_all_gone(noted)
     assert _folders_left(tmp) == []
+    assert "Traceback" not in (tmp_path / "err").read_text()
+
+
+def _answers(out: Path) -> dict[Any, dict[str, Any]]:
+    """The server's answers so far (written to `out`), by id."""
+    data, found = out.read_bytes(), {}
+    while (start := data.find(b"\r\n\r\n")) != -1:
+        fields = dict(line.split(b": ", 1) for line in data[:start].split(b"\r\n"))
+        length = int(fields[b"Content-Length"])
+        body, data = data[start + 4:start + 4 + length], data[start + 4 + length:]
+        if len(body) < length:
+            break
+        message = json.loads(body)
+        if "method" not in message:
+            found[message["id"]] = message
+    return found
+
+
+def _wait_answer(out: Path, msg_id: int) -> dict[str, Any]:
+    deadline = time.monotonic() + HANG_GUARD
+    while (answer := _answers(out).get(msg_id)) is None:
+        assert time.monotonic() < deadline, f"request {msg_id} was not answered"
+        time.sleep(0.05)
+    return answer
+
+
+@needs_clang
+def test_cancelling_build_and_run_ends_the_program_and_removes_the_folders(tmp_path: Path) -> None:
+    """$/cancelRequest for the buildAndRun command under way answers it RequestCancelled, once,
+    and the build stops: its program and the child that left its group end, its folders go;
+    the server goes on answering."""
+    server, noted, tmp = _server_building(tmp_path)
+    assert server.stdin is not None
+    try:
+        server.stdin.write(_message({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}}))
+        server.stdin.flush()
+        answer = _wait_answer(tmp_path / "out", 2)
+        assert answer["error"]["code"] == -32800 and "result" not in answer
+        _assert_all_gone(noted)
+        deadline = time.monotonic() + HANG_GUARD
+        while _folders_left(tmp) and time.monotonic() < deadline:   # (the build's thread removes them)
+            time.sleep(0.05)
+        assert _folders_left(tmp) == []
+        server.stdin.write(_message({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
+        server.stdin.flush()
+        assert _wait_answer(tmp_path / "out", 3) == {"jsonrpc": "2.0", "id": 3, "result": None}
+        server.stdin.write(_message({"jsonrpc": "2.0", "method": "exit"}))
+        server.stdin.flush()
+        server.wait(timeout=HANG_GUARD)
+    finally:
+        server.kill()
+    assert server.returncode == 0
+    out = (tmp_path / "out").read_bytes()
+    assert out.count(b'"id": 2') + out.count(b'"id":2') == 1   # (answered once)
     assert "Traceback" not in (tmp_path / "err").read_text()

@@ -3,7 +3,8 @@ and `omp-lsp.showOffloadEntries` (argument: a document URI), offered as a code a
 with a main program. Nothing builds or runs but on this explicit request. While it works, a
 work-done progress shows; the result (the JSON of `omp-lsp run --format json`) is returned, a
 summary shown, the full report logged, and the build's diagnostics published with the file's
-until the next build that succeeds. A newer request for the same file cancels the one running;
+until the next build that succeeds. A newer request for the same file cancels the one running, as
+`$/cancelRequest` does (server/protocol.py cancels the command's coroutine with its request);
 `shutdown`, `exit`, SIGTERM and the client leaving stop every build at once (codegen/supervision.py).
 """
 from __future__ import annotations
