@@ -102,6 +102,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.project_settings: dict[str, Any] = {}
         self.project_problems: list[str] = []
         self.reported: set[str] = set()                      # messages already shown once
+        self.configuration_pull: asyncio.Future[None] | None = None   # workspace/configuration under way
         # kept across edits: each file's graph made from its previous one, re-propagated incrementally
         self.graph = DeviceGraph(self.options.propagation, graph_after_edit)
         self.database: CompileDatabase | None = None         # the workspace's compile_commands.json

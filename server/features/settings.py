@@ -3,6 +3,8 @@ didChangeConfiguration, and the command `omp-lsp.showConfiguration` that tells t
 force), shutdown."""
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
@@ -25,7 +27,13 @@ def _pulls_configuration(ls: OmpLanguageServer) -> bool:
 
 
 async def _pull_configuration(ls: OmpLanguageServer) -> None:
-    """Ask the client for the `omp-lsp` section (workspace/configuration)."""
+    """Ask the client for the `omp-lsp` section (workspace/configuration); `showConfiguration`
+    waits for the answer (a client that asks for it right after a change gets the new values)."""
+    pull = ls.configuration_pull = asyncio.ensure_future(_ask_configuration(ls))
+    await pull
+
+
+async def _ask_configuration(ls: OmpLanguageServer) -> None:
     try:
         found = await ls.workspace_configuration_async(
             lsp.ConfigurationParams(items=[lsp.ConfigurationItem(section="omp-lsp")]))
@@ -37,14 +45,22 @@ async def _pull_configuration(ls: OmpLanguageServer) -> None:
 
 
 SHOW_CONFIGURATION = "omp-lsp.showConfiguration"
+PULL_WAIT = 5.0   # seconds showConfiguration waits for a pull of the client's settings
 
 
 def register(server: OmpLanguageServer) -> None:
     @server.command(SHOW_CONFIGURATION)
-    def show_configuration(ls: LanguageServer) -> dict[str, Any]:
+    async def show_configuration(ls: LanguageServer) -> dict[str, Any]:
         """The settings in force, wherever each came from (defaults, compile_commands.json, the
-        project file, the editor): what a status bar shows."""
+        project file, the editor): what a status bar shows. A pull of the client's settings under
+        way (a change notified before this request) is waited for."""
         ls = cast("OmpLanguageServer", ls)
+        pull = ls.configuration_pull
+        if pull is not None and not pull.done():
+            # (shielded: this request cancelled, the pull goes on; a client that never answers
+            # it gets the values in force after a few seconds)
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(asyncio.shield(pull), PULL_WAIT)
         return {**settings_of(ls.config), "projectFile": ls.project_path}
 
     @server.feature(lsp.INITIALIZE)
