@@ -19,7 +19,8 @@ from omp_lsp.analysis.directives.lexer import tokenize, tokenize_head
 from omp_lsp.analysis.directives.parser import MAX_DIRECTIVE_BYTES
 from omp_lsp.analysis.incremental.directive_edit import reanalyse
 from omp_lsp.analysis.rules import drain
-from omp_lsp.analysis.syntax.padding import Padding, pad
+from omp_lsp.analysis.syntax.padding import pad
+from test_directive_edit import _padded
 
 # Before the bound, a 4 MB map list took about 700 MB; a checker process starts at about 25 MB.
 MEMORY_BOUND_KB = 300_000
@@ -181,16 +182,7 @@ def test_an_edit_of_a_large_directive_equals_a_fresh_analysis(edit: str) -> None
     if done is None:
         return   # the server would analyse the file afresh: nothing to compare
     analysis, padding = done
-    fresh = _analysed(_repadded(real, padding), language)
+    fresh = _analysed(_padded(real, padding), language)
     assert analysis.document.source == fresh.document.source
     assert analysis.findings == fresh.findings and analysis.directives == fresh.directives
 
-
-def _repadded(real: bytes, padding: Padding) -> bytes:
-    """`real` with the blanks of `padding` added (as the edited analysis reads it)."""
-    pieces, at = [], 0
-    for start, size in zip(padding.real_starts, padding.sizes):
-        pieces.append(real[at:start])
-        pieces.append(b" " * size)
-        at = start
-    return b"".join(pieces) + real[at:]
