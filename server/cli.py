@@ -36,6 +36,7 @@ from omp_lsp.server.config import (
     find_project_file,
     read_project_file,
 )
+from omp_lsp.server.escaping import line_text
 from omp_lsp.server.report import CheckedFile
 from omp_lsp.server.sources import Excludes, Skipped, read_document, walk
 
@@ -123,7 +124,9 @@ def collect_files(paths: Sequence[str], excludes: Sequence[str]) -> list[str]:
 
 
 def _note(message: str) -> None:
-    print(f"omp-lsp: {message}", file=sys.stderr)
+    """One line on stderr. (Messages name files: `line_text` escapes what a file name may hold,
+    bytes that are not UTF-8, a newline, a terminal escape sequence, as the reports do.)"""
+    print(f"omp-lsp: {line_text(message)}", file=sys.stderr)
 
 
 def read_file(path: str, max_bytes: int, named: bool = True) -> Document | None:
@@ -294,7 +297,7 @@ def main(argv: Sequence[str]) -> int:
             raise UsageError("paths are only accepted with --check or --device-map")
         return run_server(args)
     except UsageError as err:
-        print(f"omp-lsp: error: {err}", file=sys.stderr)
+        _note(f"error: {err}")
         return 2
     except KeyboardInterrupt:
         return 130

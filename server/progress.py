@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -34,3 +35,18 @@ async def begin_progress(ls: LanguageServer, token: str, begin: lsp.WorkDoneProg
         return None
     ls.work_done_progress.begin(token, begin)
     return token
+
+
+def on_cancel(ls: LanguageServer, token: str, cancel: Callable[[], None]) -> None:
+    """Call `cancel` (on the event loop) when the client cancels the progress `token`
+    (window/workDoneProgress/cancel: pygls cancels the token's future)."""
+    future = ls.work_done_progress.tokens.get(token)
+    if future is not None:
+        future.add_done_callback(lambda done: cancel() if done.cancelled() else None)
+
+
+def end_progress(ls: LanguageServer, token: str, end: lsp.WorkDoneProgressEnd) -> None:
+    """End the progress `token`, and forget it (pygls keeps every token it was given, with what
+    a cancel of it would call)."""
+    ls.work_done_progress.end(token, end)
+    ls.work_done_progress.tokens.pop(token, None)

@@ -28,6 +28,8 @@ from pygls.exceptions import (
 from pygls.protocol import LanguageServerProtocol, lsp_method
 from pygls.protocol.json_rpc import JsonRPCNotification, JsonRPCRequestMessage, JsonRPCResponseMessage
 
+from .escaping import unicode_values
+
 log = logging.getLogger("omp_lsp.server")
 
 
@@ -135,6 +137,11 @@ class OmpProtocol(LanguageServerProtocol):
         if not isinstance(msg_id, (int, str)):
             log.warning("$/cancelRequest with an id that is neither an integer nor a string: ignored")
             return
+        self.cancel_request(msg_id)
+
+    def cancel_request(self, msg_id: int | str) -> None:
+        """Stop the client's request `msg_id` if it is under way, as its $/cancelRequest does: it is
+        answered RequestCancelled and its command's step is cancelled with it (on the event loop)."""
         future = self._request_futures.pop(msg_id, None)
         if future is not None:
             future.cancel()
@@ -216,6 +223,18 @@ class OmpProtocol(LanguageServerProtocol):
                 future.cancel()
         self._shutdown = True
         return None
+
+    @lsp_method(lsp.WORKSPACE_EXECUTE_COMMAND)
+    def lsp_workspace__execute_command(self, params: lsp.ExecuteCommandParams) -> Generator[Any, Any, Any]:
+        """pygls' own, but a command it does not know gets a message of ours naming the known ones
+        (InvalidParams still: the command is a parameter of the request, which the server has),
+        and a command's answer (JSON: file names, source text) is valid Unicode, as the JSON
+        report is: a file name's bytes that are not UTF-8 would reach the client as lone
+        surrogates, which strict JSON parsers refuse."""
+        if params.command not in self.fm.commands:
+            raise JsonRpcInvalidParams(message=f"Invalid params: unknown command {params.command[:80]!r}; "
+                                       f"known: {', '.join(sorted(self.fm.commands))}")
+        return unicode_values((yield from super().lsp_workspace__execute_command(params)))
 
     @lsp_method(lsp.TEXT_DOCUMENT_DID_CHANGE)
     def lsp_text_document__did_change(self, params: lsp.DidChangeTextDocumentParams) -> Any:

@@ -57,8 +57,9 @@ def parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str], out: TextIO | None = None, own_process: bool = False) -> int:
-    """`own_process`: this is the program (not a call from Python): SIGINT and SIGTERM stop it,
-    with every process it started and its temporary folder, one line and status 130 / 143."""
+    """`own_process`: this is the program (not a call from Python): SIGINT, SIGTERM and SIGHUP (its
+    terminal closed) stop it, with every process it started and its temporary folder, one line
+    and status 130 / 143 / 129."""
     out = out or sys.stdout
     if own_process:
         supervision.own_process()
@@ -73,7 +74,7 @@ def main(argv: Sequence[str], out: TextIO | None = None, own_process: bool = Fal
         else:
             write_text(report, out)
     except RunUsageError as err:
-        print(f"omp-lsp run: error: {err}", file=sys.stderr)
+        print(f"omp-lsp run: error: {line_text(str(err))}", file=sys.stderr)   # (it may name the file)
         return 2
     except _Stopped as stopped:
         supervision.remove_folders()   # (left by a thread still at work: the main one removed its own)
@@ -83,7 +84,8 @@ def main(argv: Sequence[str], out: TextIO | None = None, own_process: bool = Fal
 
 
 # the signals that stop `omp-lsp run`: what it says, and its exit status (128 + the signal's number)
-_STOPPED_BY: dict[int, tuple[str, int]] = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143)}
+_STOPPED_BY: dict[int, tuple[str, int]] = {signal.SIGINT: ("interrupted", 130), signal.SIGTERM: ("terminated", 143),
+                                           signal.SIGHUP: ("hung up", 129)}
 
 
 class _Stopped(BaseException):

@@ -4,20 +4,25 @@ to the host (no GPU here), flang 22 builds for the host only; and the runner's t
 whole process group) and output cap."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from omp_lsp.codegen.build_and_run import build_and_run, compiler_diagnostics
+from omp_lsp.codegen.link_errors import device_link_diagnostics
+from omp_lsp.codegen.places import analyse
 from omp_lsp.codegen.runner import run
 from omp_lsp.codegen.toolchains import Toolchain, discover, pick
 
 BUILDS = Path(__file__).parent / "fixtures" / "builds"   # (programs shared with test_build_fixtures)
 
 TOOLCHAINS = discover()
+HANG_GUARD = 120.0   # seconds: only a hang reaches it
 
 
 def _toolchain(name: str, language: str) -> Toolchain:
@@ -354,3 +359,26 @@ def test_with_no_toolchain_at_all_the_report_says_which_packages_would_do(tmp_pa
     assert report.builds == [] and report.toolchain is None and not report.ok
     [found] = report.diagnostics
     assert found["code"] == "OMP504" and "clang-22" in found["message"] and found["line"] == 5   # main
+
+
+@pytest.mark.parametrize("kind", ["named pipe", "link to /dev/zero"])
+def test_a_pipe_or_device_in_the_place_of_the_source_gives_no_place_and_is_never_read(tmp_path: Path,
+                                                                                    kind: str) -> None:
+    """The report's places (OMP502, OMP503, OMP504) read the source again, regular files only: a
+    named pipe put in its place (whose open waits for a writer) or a link to /dev/zero (which
+    never ends) gives no place, and the report is made at once. The same name as a regular file
+    is analysed."""
+    path = tmp_path / "p.c"
+    if kind == "named pipe":
+        os.mkfifo(path)
+    else:
+        path.symlink_to("/dev/zero")
+    found: list[Any] = []
+    worker = threading.Thread(target=lambda: found.append((
+        analyse(str(path)), device_link_diagnostics(b"undefined symbol: counter\n", str(path)),
+        build_and_run(str(path), "c", None).diagnostics)), daemon=True)
+    worker.start()
+    worker.join(HANG_GUARD)   # (a hang guard: the reads are refused before any open)
+    assert found == [(None, [], [])]
+    regular = _write(tmp_path, "q.c", DECLARE_TARGET_C)
+    assert analyse(str(regular)) is not None

@@ -1,8 +1,9 @@
 """Nothing a build or run started outlives it (codegen/supervision.py): programs whose children
 leave the process group (`setsid()`, `setpgid(0, 0)`) and keep the output pipe open, run through
 the runner, `omp-lsp run` and the server; the timeout bounds the run, output included; signals
-to `omp-lsp run` and to the server, `shutdown` + `exit` and `$/cancelRequest` during a build, end every process
-and remove every temporary folder. Each program notes its processes' ids in files, and the test
+to `omp-lsp run` (SIGTERM, SIGINT, SIGHUP) and to the server, `shutdown` + `exit`, `$/cancelRequest`
+and a cancel of the build's progress during a build, end every process and remove every temporary
+folder. Each program notes its processes' ids in files, and the test
 checks that none of them is alive after."""
 from __future__ import annotations
 
@@ -14,12 +15,14 @@ import subprocess
 import sys
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 from omp_lsp.codegen.runner import run
 from pygls.uris import from_fs_path
+from raw_client import RawServer, frame
 
 HANG_GUARD = 120.0   # seconds: far beyond any outcome tested here; only a hang reaches it
 ESCAPES = {"setsid": ("os.setsid()", "setsid()"), "setpgid": ("os.setpgid(0, 0)", "setpgid(0, 0)")}
@@ -221,7 +224,8 @@ def test_omp_lsp_run_times_out_a_program_whose_child_left_the_group(tmp_path: Pa
 
 @needs_clang
 @pytest.mark.parametrize(("number", "status", "said"), [(signal.SIGTERM, 143, "terminated"),
-                                                        (signal.SIGINT, 130, "interrupted")])
+                                                        (signal.SIGINT, 130, "interrupted"),
+                                                        (signal.SIGHUP, 129, "hung up")])
 def test_a_signal_to_omp_lsp_run_mid_run_ends_it_with_its_program_and_folder(
         tmp_path: Path, number: int, status: int, said: str) -> None:
     pids, tmp = tmp_path / "pids", tmp_path / "tmp"
@@ -244,69 +248,77 @@ def test_a_signal_to_omp_lsp_run_mid_run_ends_it_with_its_program_and_folder(
 
 # --- the server -----------------------------------------------------------------------------------
 
-def _message(body: dict[str, Any]) -> bytes:
-    data = json.dumps(body).encode()
-    return f"Content-Length: {len(data)}\r\n\r\n".encode() + data
+@dataclass
+class _Building:
+    server: RawServer
+    noted: list[int]   # the program's processes: its parent and the child that left its group
+    tmp: Path          # the server's TMPDIR
+    token: str | None  # the build's progress token (when the client shows progress)
 
 
-def _server_building(tmp_path: Path) -> tuple[subprocess.Popen[bytes], list[int], Path]:
-    """A server over stdio (its output to files) running buildAndRun on a program whose host run
-    never ends (a 600 s sleep; the server's run timeout is 60 s): once both processes run."""
+def _server_building(tmp_path: Path, progress: bool = False) -> _Building:
+    """A server over stdio running buildAndRun (request id 2) on a program whose host run never
+    ends (a 600 s sleep; the server's run timeout is 60 s): once both processes run. `progress`:
+    the client shows work-done progress (and accepts every token)."""
     pids, tmp, project = tmp_path / "pids", tmp_path / "tmp", tmp_path / "project"
     for folder in (pids, tmp, project):
         folder.mkdir()
     (project / ".omp-lsp.toml").write_text('toolchain = "clang-22"\n')
     source = _c_program(project, pids, "setsid", parent_sleep=600)
     uri = from_fs_path(str(source))
-    server = _omp_lsp(["--stdio"], tmp, stdin=subprocess.PIPE, stdout=(tmp_path / "out").open("w"),
-                      stderr=(tmp_path / "err").open("w"))
-    assert server.stdin is not None
-    server.stdin.write(b"".join(_message(m) for m in [
-        {"jsonrpc": "2.0", "id": 1, "method": "initialize",
-         "params": {"processId": None, "rootUri": from_fs_path(str(project)), "capabilities": {}}},
-        {"jsonrpc": "2.0", "method": "initialized", "params": {}},
-        {"jsonrpc": "2.0", "method": "textDocument/didOpen",
-         "params": {"textDocument": {"uri": uri, "languageId": "c", "version": 1, "text": source.read_text()}}},
-        {"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
-         "params": {"command": "omp-lsp.buildAndRun", "arguments": [uri]}}]))
-    server.stdin.flush()
+    server = RawServer(env={**os.environ, "TMPDIR": str(tmp)})
     try:
+        server.start(from_fs_path(str(project)), {"window": {"workDoneProgress": True}} if progress else {})
+        server.open(source.read_text(), uri)
+        server.send({"jsonrpc": "2.0", "id": 2, "method": "workspace/executeCommand",
+                     "params": {"command": "omp-lsp.buildAndRun", "arguments": [uri]}})
+        token = None
+        while progress and token is None:   # (the workspace index's progress may come first)
+            create = server.next(lambda m: m.get("method") == "window/workDoneProgress/create")
+            server.send({"jsonrpc": "2.0", "id": create["id"], "result": None})
+            if create["params"]["token"].startswith("omp-lsp-build-"):
+                token = create["params"]["token"]
         noted = _wait_noted(pids, 2)
     except BaseException:
-        server.kill()
+        server.close()
         raise
     assert _folders_left(tmp) != []   # (the live copy's folder and the build's)
-    return server, noted, tmp
+    return _Building(server, noted, tmp, token)
+
+
+def _no_traceback(server: RawServer) -> None:
+    assert not any("Traceback" in line for line in server.stderr), "".join(server.stderr)
 
 
 @needs_clang
 def test_sigterm_to_the_server_mid_build_ends_the_program_and_removes_the_folders(tmp_path: Path) -> None:
-    server, noted, tmp = _server_building(tmp_path)
+    building = _server_building(tmp_path)
+    server = building.server
     try:
-        server.send_signal(signal.SIGTERM)
-        server.wait(timeout=HANG_GUARD)
+        server.proc.send_signal(signal.SIGTERM)
+        assert server.ended() == 143
     finally:
-        server.kill()
-    assert server.returncode == 143
-    _assert_all_gone(noted)
-    assert _folders_left(tmp) == []
-    assert "Traceback" not in (tmp_path / "err").read_text()
+        server.close()
+    _assert_all_gone(building.noted)
+    assert _folders_left(building.tmp) == []
+    _no_traceback(server)
 
 
 @needs_clang
 def test_the_client_leaving_mid_build_ends_the_program_and_the_server(tmp_path: Path) -> None:
     """The end of the server's input (the editor quit): the build stops with the server."""
-    server, noted, tmp = _server_building(tmp_path)
-    assert server.stdin is not None
+    building = _server_building(tmp_path)
+    server = building.server
+    assert server.proc.stdin is not None
     start = time.monotonic()
     try:
-        server.stdin.close()
-        server.wait(timeout=HANG_GUARD)
+        server.proc.stdin.close()
+        assert server.ended() == 1
     finally:
-        server.kill()
-    assert server.returncode == 1 and time.monotonic() - start < 30   # (a hang guard: the run's timeout is 60 s)
-    _assert_all_gone(noted)
-    assert _folders_left(tmp) == []
+        server.close()
+    assert time.monotonic() - start < 30   # (a hang guard: the run's timeout is 60 s)
+    _assert_all_gone(building.noted)
+    assert _folders_left(building.tmp) == []
 
 
 @needs_clang
@@ -315,72 +327,61 @@ def test_shutdown_and_exit_mid_build_end_the_server_promptly_without_a_traceback
         tmp_path: Path, methods: list[str], status: int) -> None:
     """The host run would time out after 60 s: the server exits long before, having ended it
     (`exit` without `shutdown` too, with the protocol's status 1)."""
-    server, noted, tmp = _server_building(tmp_path)
-    assert server.stdin is not None
+    building = _server_building(tmp_path)
+    server = building.server
     start = time.monotonic()
     try:
-        server.stdin.write(b"".join(_message({"jsonrpc": "2.0", "method": method, **({"id": 3} if method == "shutdown"
-                                                                                     else {})})
-                                    for method in methods))
-        server.stdin.flush()   # (open: a client may close it only once the server has exited)
-        server.wait(timeout=HANG_GUARD)
+        # (stdin left open: a client may close it only once the server has exited)
+        server.write(b"".join(frame({"jsonrpc": "2.0", "method": method, **({"id": 3} if method == "shutdown"
+                                                                            else {})})
+                              for method in methods))
+        assert server.ended() == status
     finally:
-        server.kill()
-    assert server.returncode == status and time.monotonic() - start < 30   # (a hang guard: the run's timeout is 60 s)
-    _assert_all_gone(noted)
-    assert _folders_left(tmp) == []
-    assert "Traceback" not in (tmp_path / "err").read_text()
+        server.close()
+    assert time.monotonic() - start < 30   # (a hang guard: the run's timeout is 60 s)
+    _assert_all_gone(building.noted)
+    assert _folders_left(building.tmp) == []
+    _no_traceback(server)
 
 
-def _answers(out: Path) -> dict[Any, dict[str, Any]]:
-    """The server's answers so far (written to `out`), by id."""
-    data, found = out.read_bytes(), {}
-    while (start := data.find(b"\r\n\r\n")) != -1:
-        fields = dict(line.split(b": ", 1) for line in data[:start].split(b"\r\n"))
-        length = int(fields[b"Content-Length"])
-        body, data = data[start + 4:start + 4 + length], data[start + 4 + length:]
-        if len(body) < length:
-            break
-        message = json.loads(body)
-        if "method" not in message:
-            found[message["id"]] = message
-    return found
-
-
-def _wait_answer(out: Path, msg_id: int) -> dict[str, Any]:
-    deadline = time.monotonic() + HANG_GUARD
-    while (answer := _answers(out).get(msg_id)) is None:
-        assert time.monotonic() < deadline, f"request {msg_id} was not answered"
-        time.sleep(0.05)
-    return answer
+def _stopped_as_cancelled(building: _Building) -> None:
+    """The build request (id 2) is answered RequestCancelled, once; its program and the child
+    that left its group end, its folders go; the server goes on answering, and ends cleanly."""
+    server = building.server
+    try:
+        answer = server.answer(2)
+        assert answer["error"]["code"] == -32800 and "result" not in answer
+        _assert_all_gone(building.noted)
+        deadline = time.monotonic() + HANG_GUARD
+        while _folders_left(building.tmp) and time.monotonic() < deadline:   # (the build's thread removes them)
+            time.sleep(0.05)
+        assert _folders_left(building.tmp) == []
+        assert server.request("shutdown")["result"] is None
+        server.send({"jsonrpc": "2.0", "method": "exit"})
+        assert server.ended() == 0
+    finally:
+        server.close()
+    assert [m for m in server.seen if m.get("id") == 2 and "method" not in m] == [answer]   # (answered once)
+    _no_traceback(server)
 
 
 @needs_clang
 def test_cancelling_build_and_run_ends_the_program_and_removes_the_folders(tmp_path: Path) -> None:
-    """$/cancelRequest for the buildAndRun command under way answers it RequestCancelled, once,
-    and the build stops: its program and the child that left its group end, its folders go;
-    the server goes on answering."""
-    server, noted, tmp = _server_building(tmp_path)
-    assert server.stdin is not None
-    try:
-        server.stdin.write(_message({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}}))
-        server.stdin.flush()
-        answer = _wait_answer(tmp_path / "out", 2)
-        assert answer["error"]["code"] == -32800 and "result" not in answer
-        _assert_all_gone(noted)
-        deadline = time.monotonic() + HANG_GUARD
-        while _folders_left(tmp) and time.monotonic() < deadline:   # (the build's thread removes them)
-            time.sleep(0.05)
-        assert _folders_left(tmp) == []
-        server.stdin.write(_message({"jsonrpc": "2.0", "id": 3, "method": "shutdown"}))
-        server.stdin.flush()
-        assert _wait_answer(tmp_path / "out", 3) == {"jsonrpc": "2.0", "id": 3, "result": None}
-        server.stdin.write(_message({"jsonrpc": "2.0", "method": "exit"}))
-        server.stdin.flush()
-        server.wait(timeout=HANG_GUARD)
-    finally:
-        server.kill()
-    assert server.returncode == 0
-    out = (tmp_path / "out").read_bytes()
-    assert out.count(b'"id": 2') + out.count(b'"id":2') == 1   # (answered once)
-    assert "Traceback" not in (tmp_path / "err").read_text()
+    """$/cancelRequest for the buildAndRun command under way stops the build."""
+    building = _server_building(tmp_path)
+    building.server.send({"jsonrpc": "2.0", "method": "$/cancelRequest", "params": {"id": 2}})
+    _stopped_as_cancelled(building)
+
+
+@needs_clang
+def test_cancelling_the_progress_of_build_and_run_stops_it_as_cancel_request_does(tmp_path: Path) -> None:
+    """The user cancels the build's progress (window/workDoneProgress/cancel, offered: the
+    progress is cancellable): the build stops, and its request is answered, as for its
+    $/cancelRequest; the progress ends."""
+    building = _server_building(tmp_path, progress=True)
+    building.server.send({"jsonrpc": "2.0", "method": "window/workDoneProgress/cancel",
+                          "params": {"token": building.token}})
+    _stopped_as_cancelled(building)
+    progress = [m["params"]["value"] for m in building.server.seen
+                if m.get("method") == "$/progress" and m["params"]["token"] == building.token]
+    assert [(v["kind"], v.get("cancellable")) for v in progress] == [("begin", True), ("end", None)]

@@ -5,127 +5,18 @@ specification names, one log line, no traceback and no pop-up. Then random valid
 messages and edit sequences against one server process: every request answered, the server alive."""
 from __future__ import annotations
 
-import itertools
 import json
 import os
-import queue
 import socket
 import subprocess
 import sys
-import threading
 import time
 from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-
-TIMEOUT = 60.0
-URI = "file:///work/faults.c"
-TEXT = "int x;\n#pragma omp targte\nvoid f(void) {\n#pragma omp target map(to: x)\n{}\n}\n"
-
-
-def frame(payload: Any) -> bytes:
-    body = payload if isinstance(payload, bytes) else json.dumps(payload).encode()
-    return b"Content-Length: %d\r\n\r\n" % len(body) + body
-
-
-class RawServer:
-    """`omp-lsp --stdio` as a subprocess, written to byte by byte. Its answers are read strictly
-    (CRLF headers, an exact Content-Length, a JSON object) as they come; stderr is kept."""
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
-        self.seen: list[dict[str, Any]] = []
-        self.stderr: list[str] = []
-        self.ids = itertools.count(1000)
-        threading.Thread(target=self._read_stdout, daemon=True).start()
-        threading.Thread(target=self._read_stderr, daemon=True).start()
-
-    def _read_stdout(self) -> None:
-        out = self.proc.stdout
-        assert out is not None
-        while True:
-            header = b""
-            while not header.endswith(b"\r\n\r\n"):
-                byte = out.read(1)
-                if not byte:
-                    self.messages.put(None)
-                    return
-                header += byte
-            fields = dict(line.split(b": ", 1) for line in header[:-4].split(b"\r\n"))
-            body = out.read(int(fields[b"Content-Length"]))
-            self.messages.put(json.loads(body))
-
-    def _read_stderr(self) -> None:
-        assert self.proc.stderr is not None
-        for line in self.proc.stderr:
-            self.stderr.append(line.decode("utf-8", "replace"))
-
-    def write(self, raw: bytes) -> None:
-        assert self.proc.stdin is not None
-        try:
-            self.proc.stdin.write(raw)
-            self.proc.stdin.flush()
-        except BrokenPipeError:
-            raise AssertionError(f"the server ended: {''.join(self.stderr)}") from None
-
-    def send(self, payload: Any) -> None:
-        self.write(frame(payload))
-
-    def next(self, predicate: Any) -> dict[str, Any]:
-        """The next message the predicate accepts (the ones before it are kept in `seen`)."""
-        while True:
-            message = self.messages.get(timeout=TIMEOUT)
-            assert message is not None, f"the server ended: {''.join(self.stderr)}"
-            self.seen.append(message)
-            if predicate(message):
-                return message
-
-    def answer(self, msg_id: Any) -> dict[str, Any]:
-        return self.next(lambda m: "method" not in m and m.get("id") == msg_id)
-
-    def request(self, method: str, params: Any = None) -> dict[str, Any]:
-        msg_id = next(self.ids)
-        self.send({"jsonrpc": "2.0", "id": msg_id, "method": method, **({} if params is None else {"params": params})})
-        return self.answer(msg_id)
-
-    def start(self) -> RawServer:
-        self.request("initialize", {"processId": None, "rootUri": None, "capabilities": {}})
-        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-        return self
-
-    def open(self, text: str = TEXT, uri: str = URI, version: int = 1) -> None:
-        self.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
-            "uri": uri, "languageId": "c", "version": version, "text": text}}})
-
-    def alive(self) -> None:
-        """It still answers."""
-        assert self.request("textDocument/hover", {"textDocument": {"uri": URI}, "position": {"line": 0, "character": 0}})
-
-    def ended(self) -> int:
-        """Its exit status, once it ends by itself."""
-        code = self.proc.wait(timeout=TIMEOUT)
-        while self.messages.get(timeout=TIMEOUT) is not None:   # (stdout read to its end)
-            pass
-        return code
-
-    def errors(self) -> list[str]:
-        """The lines of stderr that are not warnings (the lenient readings' and bad messages' lines)."""
-        return [line for line in self.stderr if not line.startswith("omp-lsp: WARNING:")]
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.wait(timeout=10)
-        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            if stream is not None:
-                try:
-                    stream.close()
-                except BrokenPipeError:   # (stdin: what was left unwritten)
-                    pass
+from raw_client import TEXT, TIMEOUT, URI, RawServer, frame
 
 
 @pytest.fixture
@@ -310,6 +201,20 @@ def test_bad_command_arguments_are_invalid_params(server: RawServer, command: st
     server.open()
     answer = server.request("workspace/executeCommand", {"command": command, "arguments": arguments})
     assert answer["error"]["code"] == -32602 and "a document URI" in answer["error"]["message"]
+    server.alive()
+    assert server.errors() == []
+
+
+@pytest.mark.parametrize(("command", "named"), [("omp-lsp.noSuchCommand", "'omp-lsp.noSuchCommand'"),
+                                               ("x\n\x1b[31m\ud800", "'x\\n\\x1b[31m\\ud800'")])
+def test_an_unknown_command_is_invalid_params_naming_it_and_the_known_ones(server: RawServer, command: str,
+                                                                           named: str) -> None:
+    """One line of ours (the name as Python writes a string: no newline or escape reaches the
+    user), no traceback (the fixture checks error.data)."""
+    answer = server.request("workspace/executeCommand", {"command": command, "arguments": [URI]})
+    assert answer["error"] == {"code": -32602, "message": f"Invalid params: unknown command {named}; known: "
+                               "omp-lsp.buildAndRun, omp-lsp.showConfiguration, omp-lsp.showDeviceMap, "
+                               "omp-lsp.showOffloadEntries"}
     server.alive()
     assert server.errors() == []
 

@@ -7,6 +7,8 @@ import subprocess
 import sys
 import time
 
+from raw_client import RawServer
+
 
 def _free_port() -> int:
     with socket.socket() as s:
@@ -92,76 +94,38 @@ def test_no_arguments_start_the_server_on_stdio() -> None:
         proc.wait(timeout=10)
 
 
-class _Stdio:
-    """A raw JSON-RPC conversation with `omp-lsp --stdio`: what a misbehaving client can send."""
-
-    def __init__(self) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-
-    def send(self, payload: dict) -> None:
-        assert self.proc.stdin is not None
-        body = json.dumps(payload).encode()
-        self.proc.stdin.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
-        self.proc.stdin.flush()
-
-    def read(self) -> dict:
-        assert self.proc.stdout is not None
-        header = b""
-        while not header.endswith(b"\r\n\r\n"):
-            chunk = self.proc.stdout.read(1)
-            assert chunk, "server exited"
-            header += chunk
-        length = int(header.split(b"Content-Length:")[1].split(b"\r\n")[0])
-        return json.loads(self.proc.stdout.read(length))
-
-    def until(self, predicate) -> dict:  # type: ignore[no-untyped-def]
-        while True:
-            message = self.read()
-            if predicate(message):
-                return message
-
-    def start(self) -> None:
-        self.send({"jsonrpc": "2.0", "id": 1, "method": "initialize",
-                   "params": {"processId": None, "rootUri": None, "capabilities": {}}})
-        self.until(lambda m: m.get("id") == 1)
-        self.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
-
-
 def test_malformed_params_get_an_error_and_shutdown_and_exit_are_clean() -> None:
-    server = _Stdio()
+    server = RawServer()
     try:
         server.start()
         server.send({"jsonrpc": "2.0", "id": 2, "method": "textDocument/hover",
                      "params": {"textDocument": 5, "position": "here"}})
-        reply = server.until(lambda m: m.get("id") == 2)
+        reply = server.next(lambda m: m.get("id") == 2)
         assert reply["error"]["code"] == -32602 and "textDocument/hover" in reply["error"]["message"]
         server.send({"jsonrpc": "2.0", "method": "textDocument/didChange",
                      "params": {"textDocument": {"uri": "file:///t.c"}, "contentChanges": "x"}})
         server.send({"jsonrpc": "2.0", "id": 3, "method": "textDocument/definition",
                      "params": {"textDocument": {"uri": "file:///never-opened.c"},
                                 "position": {"line": 10**6, "character": 10**6}}})
-        assert server.until(lambda m: m.get("id") == 3).get("result") is None
+        assert server.next(lambda m: m.get("id") == 3).get("result") is None
         server.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
             "uri": "file:///t.c", "languageId": "c", "version": 1, "text": "#pragma omp targte\n"}}})
-        published = server.until(lambda m: m.get("method") == "textDocument/publishDiagnostics")
+        published = server.next(lambda m: m.get("method") == "textDocument/publishDiagnostics")
         assert [d["code"] for d in published["params"]["diagnostics"]] == ["OMP001"]
         server.send({"jsonrpc": "2.0", "id": 4, "method": "shutdown"})
-        assert server.until(lambda m: m.get("id") == 4).get("result") is None
+        assert server.next(lambda m: m.get("id") == 4).get("result") is None
         server.send({"jsonrpc": "2.0", "method": "exit"})
         assert server.proc.wait(timeout=30) == 0
     finally:
-        server.proc.kill()
-        server.proc.wait(timeout=10)
+        server.close()
 
 
 def test_exit_without_shutdown_is_an_error_exit() -> None:
     """The protocol's rule: `exit` before `shutdown` ends the server with code 1."""
-    server = _Stdio()
+    server = RawServer()
     try:
         server.start()
         server.send({"jsonrpc": "2.0", "method": "exit"})
         assert server.proc.wait(timeout=30) == 1
     finally:
-        server.proc.kill()
-        server.proc.wait(timeout=10)
+        server.close()

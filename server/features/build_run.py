@@ -4,7 +4,8 @@ with a main program. Nothing builds or runs but on this explicit request. While 
 work-done progress shows; the result (the JSON of `omp-lsp run --format json`) is returned, a
 summary shown, the full report logged, and the build's diagnostics published with the file's
 until the next build that succeeds. A newer request for the same file cancels the one running, as
-`$/cancelRequest` does (server/protocol.py cancels the command's coroutine with its request);
+`$/cancelRequest` does (server/protocol.py cancels the command's coroutine with its request), and
+so does the user cancelling the progress (window/workDoneProgress/cancel: answered the same);
 `shutdown`, `exit`, SIGTERM and the client leaving stop every build at once (codegen/supervision.py).
 """
 from __future__ import annotations
@@ -30,7 +31,8 @@ from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
 
-from ..progress import begin_progress
+from ..progress import begin_progress, end_progress, on_cancel
+from ..protocol import OmpProtocol
 from ..run_command import LANGUAGES, entry_flags, report_json, write_text
 
 if TYPE_CHECKING:
@@ -102,7 +104,11 @@ def register(server: OmpLanguageServer) -> None:
         if previous is not None:
             previous.set()   # a newer build of the same file: the older one stops
         cancel = running[state.path] = threading.Event()
+        request = ls.protocol.msg_id   # (the executeCommand's: its step runs in the request's context)
         token = await _progress_begin(ls, f"omp-lsp: building and running {state.path.rsplit('/', 1)[-1]}")
+        if token is not None and request is not None:
+            protocol = cast(OmpProtocol, ls.protocol)
+            on_cancel(ls, token, lambda: protocol.cancel_request(request))
         try:
             report = await asyncio.to_thread(_build_live_text, state.path, state.doc.source, language,
                                              ls.config.toolchain, ls.options.openmp_version, _flags(ls, state.path),
@@ -282,9 +288,9 @@ def _location(ls: OmpLanguageServer, path: str, line: int, column: int, end_line
 
 async def _progress_begin(ls: OmpLanguageServer, title: str) -> str | None:
     token = f"omp-lsp-build-{id(title)}-{asyncio.get_running_loop().time()}"
-    return await begin_progress(ls, token, lsp.WorkDoneProgressBegin(title=title, cancellable=False))
+    return await begin_progress(ls, token, lsp.WorkDoneProgressBegin(title=title, cancellable=True))
 
 
 def _progress_end(ls: OmpLanguageServer, token: str | None) -> None:
     if token is not None:
-        ls.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message="done"))
+        end_progress(ls, token, lsp.WorkDoneProgressEnd(message="done"))
