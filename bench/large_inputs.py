@@ -5,9 +5,9 @@
 Cases (each about --size MB): one line of C that is a single array initializer; a `map` list on
 one pragma line; a `map` list continued over many lines (C backslashes, Fortran `&`); declarations
 of every name and a pragma mapping them. Directives longer than 64 KiB are read by name only
-(OMP013), so a directive's cost stays bounded; the table and the declarations show what the
-syntax tree (tree-sitter's, about 140 bytes per byte of a table of small numbers) and the program
-model (about 2 KB per declared name) cost.
+(OMP013), so a directive's cost stays bounded; long tables of numbers are hidden from tree-sitter
+(syntax/tables.py: its tree would take about 140 bytes per byte of the table); the declarations
+show what the program model costs (about 2 KB per declared name).
 
     python bench/large_inputs.py [--size 9.9] [--keep DIR] [--cases NAME,...]
 

@@ -36,7 +36,7 @@ from ..rules import (
     run_rule,
 )
 from ..semantics.declare_target import BEGIN_DECLARE_TARGET, NOHOST_MARKS
-from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parser_for
+from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parse_text, parser_for
 from ..syntax.padding import Padding
 from ..syntax.reads import STRUCTURES, renamed
 from ..syntax.records import replace
@@ -227,7 +227,7 @@ def _same_syntax(doc: Document, new_src: bytes, start: int, end: int, typed_end:
     edited = tree.copy()
     edited.edit(start_byte=start, old_end_byte=end, new_end_byte=end, start_point=point,
                 old_end_point=end_point, new_end_point=end_point)
-    reparsed = parser.parse(new_src, edited)
+    reparsed = parse_text(parser, language, new_src, edited, doc.source, (start, end, end))
     return not edited.changed_ranges(reparsed) and inside_comment_or_pragma(reparsed, start, typed_end)
 
 

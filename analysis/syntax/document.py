@@ -15,6 +15,7 @@ from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Literal
 
 from .records import dataclass
+from .tables import hide_tables, same_tables, table_spans
 
 if TYPE_CHECKING:  # tree-sitter is imported lazily: fixed-form Fortran never needs it
     import tree_sitter
@@ -93,6 +94,20 @@ def parser_for(language: Language) -> tree_sitter.Parser | None:
         package = {Language.C: "tree_sitter_c", Language.CPP: "tree_sitter_cpp"}.get(language, "tree_sitter_fortran")
         parser = _parsers[language] = tree_sitter.Parser(tree_sitter.Language(_grammar(package).language()))
     return parser
+
+
+def parse_text(parser: tree_sitter.Parser, language: Language, source: bytes,
+               edited: tree_sitter.Tree | None = None, old: bytes = b"",
+               edit: tuple[int, int, int] = (0, 0, 0)) -> tree_sitter.Tree:
+    """The tree of `source`, with C/C++ tables of numbers hidden (`tables`). `edited`: a tree of
+    the text `old`, edited by `edit` (start, old end, new end) to be reused where it can; it is
+    not when the edit changed which spans are hidden (the tree would be of another text)."""
+    if not language.is_fortran:
+        spans = table_spans(source)
+        if edited is not None and not same_tables(table_spans(old), spans, *edit):
+            edited = None
+        source = hide_tables(source, spans)
+    return parser.parse(source, edited) if edited is not None else parser.parse(source)
 
 
 def _grammar(package: str) -> Any:
@@ -308,7 +323,7 @@ class Document:
         if self._tree is None:
             parser = parser_for(self.language)
             if parser is not None:
-                self._tree = parser.parse(self.source)
+                self._tree = parse_text(parser, self.language, self.source)
         return self._tree
 
     def apply(self, edit: TextEdit, encoding: Encoding = "utf-16", version: int | None = None,
@@ -331,7 +346,8 @@ class Document:
             refresh_tree(self)
         elif self._tree is not None and not self.stale_tree:
             self.stale_tree, self.tree_source = True, self.source
-        self.source = self.source[:start] + new + self.source[old_end:]
+        before = self.source
+        self.source = before[:start] + new + before[old_end:]
         new_end = start + len(new)
         self.lines = LineIndex.edited(self.source, self.lines, start, old_end, new_end)
         if self._tree is not None and not self.stale_tree:
@@ -343,7 +359,7 @@ class Document:
             parser = parser_for(self.language)
             assert parser is not None
             old_tree = self._tree
-            self._tree = parser.parse(self.source, old_tree)
+            self._tree = parse_text(parser, self.language, self.source, old_tree, before, (start, old_end, new_end))
             inert = not old_tree.changed_ranges(self._tree) and inside_comment_or_pragma(self._tree, start, new_end)
         else:
             inert = False
@@ -368,7 +384,7 @@ class Document:
         old_tree.edit(start_byte=edit.start, old_end_byte=edit.old_end, new_end_byte=edit.new_end,
                       start_point=_point(old, edit.start), old_end_point=_point(old, edit.old_end),
                       new_end_point=_point(new, edit.new_end))
-        self._tree = parser.parse(new, old_tree)
+        self._tree = parse_text(parser, self.language, new, old_tree, old, (edit.start, edit.old_end, edit.new_end))
         if new is self.source:
             self.stale_tree, self.tree_source = False, None
         else:
@@ -395,7 +411,8 @@ def refresh_tree(document: Document) -> None:
     # (the texts have the same lines unless their lengths differ)
     reparsed = _reparsed(parser, document._tree, old, LineIndex(old) if len(old) != len(document.source)
                          else document.lines, document)
-    document._tree = reparsed if not reparsed.root_node.has_error else parser.parse(document.source)
+    document._tree = reparsed if not reparsed.root_node.has_error \
+        else parse_text(parser, document.language, document.source)
     document.stale_tree, document.tree_source = False, None
 
 
@@ -425,7 +442,7 @@ def _reparsed(parser: tree_sitter.Parser, tree: tree_sitter.Tree, old: bytes, ol
     edited = tree.copy()
     edited.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=old_lines.point(start),
                 old_end_point=old_lines.point(old_end), new_end_point=document.lines.point(new_end))
-    return parser.parse(document.source, edited)
+    return parse_text(parser, document.language, document.source, edited, old, (start, old_end, new_end))
 
 
 def changed_span(old: bytes, new: bytes) -> tuple[int, int, int]:
