@@ -51,7 +51,7 @@ from omp_lsp.server.config import Config, apply
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
 from omp_lsp.server.units import TranslationUnits
-from omp_lsp.server.workspace_index import MAX_ANALYSED_BYTES, WorkspaceIndex
+from omp_lsp.server.workspace_index import MAX_ANALYSED_BYTES, OnDisk, WorkspaceIndex
 from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 from pygls.uris import from_fs_path
@@ -122,6 +122,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.headers = Headers()          # what the preprocessor reads: open documents' live texts, else the disk
         self.includers: dict[str, set[str]] = {}   # file -> the files whose build includes it
         self.units: dict[str, Any] = {}   # file -> the unit (units.Unit) its analysis was made with
+        self.on_disk: dict[str, OnDisk] = {}   # file -> its analysis as indexed (kept while it is open)
         self.stale: dict[str, None] = {}  # closed files to analyse again (their build changed)
         self.stale_task: asyncio.Task[None] | None = None
 
@@ -169,13 +170,16 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         """A file's analysis replaced (None: removed); the old one is released once the results
         no longer read it (see `compute_results`). Headers the file includes are analysed again
         when what they are read in changed (their includer's macros or lexical context)."""
+        kept = self.on_disk.get(path)
+        if analysis is None:
+            self.forget_on_disk(path)
         old = self.analyses.pop(path, None) if analysis is None else self.analyses.get(path)
         if analysis is not None:
             self.analyses[path] = analysis
         else:
             self.units.pop(path, None)
-        if old is not None and old is not analysis:
-            self.retired.append(old)
+        if old is not None and old is not analysis and (analysis is None or kept is None or kept.analysis is not old):
+            self.retired.append(old)   # (not the index's analysis of a file being opened: kept)
         same = old is not None and analysis is not None and old.configuration is analysis.configuration
         if not same:
             for header in self.note_includes(path, analysis):
@@ -186,6 +190,12 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
                 # tokens of its own edits by itself (a refresh meanwhile would cancel its request)
                 state.retokenize = False
                 self.refresh_tokens()
+
+    def forget_on_disk(self, path: str) -> None:
+        """The index's analysis of the file is no longer kept (released if it is not the file's)."""
+        kept = self.on_disk.pop(path, None)
+        if kept is not None and kept.analysis is not self.analyses.get(path):
+            self.retired.append(kept.analysis)
 
     def release_retired(self) -> None:
         """Release the replaced analyses (the device graph and the results hold the new ones now)

@@ -117,6 +117,12 @@ class TranslationUnits(_Server):
             if includers else None
         return _key(found) != _key(used.includer)
 
+    def same_unit(self, path: str, language: Language, unit: Unit, options: Options) -> bool:
+        """Whether the file would be analysed now as it was with `unit`, `language` and `options`."""
+        now, now_language, now_options = self.unit_for(path, language)
+        return now_language is language and now_options == options and now.environment == unit.environment \
+            and _key(now.includer) == _key(unit.includer)
+
     def analyse_again(self, path: str) -> None:
         """Analyse a file again soon: an open one from its live text, a closed one from disk
         (between other messages, and once however often it is asked for meanwhile)."""

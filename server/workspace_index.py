@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.check import Document, analyze
+from omp_lsp.analysis.check import Document, analyze, dataclass
 from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
 from omp_lsp.server.progress import begin_progress
 from omp_lsp.server.sources import (
@@ -102,6 +102,18 @@ def read_source(path: str) -> tuple[Document | None, str | None]:
         return None, err.strerror or str(err)
 
 
+@dataclass
+class OnDisk:
+    """A file's analysis as indexed from disk, kept while the file is open (the workspace index
+    under the editor's text): closing the file puts it back, without reading the file into an
+    analysis again, when the file still has that text and would be analysed in the same unit.
+    For a closed file it is the file's analysis itself (nothing more is held)."""
+    analysis: FileAnalysis
+    unit: Unit
+    options: Options
+    text: int            # hash of the text on disk it was made from
+
+
 class WorkspaceIndex(_Server):
     """The index part of `OmpLanguageServer` (a mixin: the state it reads is the server's)."""
 
@@ -115,7 +127,11 @@ class WorkspaceIndex(_Server):
         project_settings: dict[str, Any]
         project_problems: list[str]
         units: dict[str, Unit]
+        analyses: dict[str, FileAnalysis]
+        on_disk: dict[str, OnDisk]
 
+        def forget_on_disk(self, path: str) -> None: ...
+        def same_unit(self, path: str, language: Language, unit: Unit, options: Options) -> bool: ...
         def reconfigure(self, reanalyse: bool = False) -> None: ...
         def set_analysis(self, path: str, analysis: FileAnalysis | None) -> None: ...
         def update_results(self, changed: str | None = None) -> None: ...
@@ -240,6 +256,14 @@ class WorkspaceIndex(_Server):
         if doc is None:
             self.set_analysis(path, None)
             return
+        text = hash(doc.source)
+        kept = self.on_disk.get(path)
+        if kept is not None and kept.analysis is not self.analyses.get(path) and kept.text == text \
+                and self.same_unit(path, kept.analysis.document.language, kept.unit, kept.options):
+            # closed again, unchanged: the index's analysis from before it was opened
+            self.units[path] = kept.unit
+            self.set_analysis(path, kept.analysis)
+            return
         try:
             unit, language, options = self.unit_for(path, doc.language)
             if language is not doc.language:
@@ -249,4 +273,6 @@ class WorkspaceIndex(_Server):
             log.exception("analysis failed for %s", path)
             return
         self.units[path] = unit
+        self.forget_on_disk(path)
+        self.on_disk[path] = OnDisk(analysis, unit, options, text)
         self.set_analysis(path, analysis)

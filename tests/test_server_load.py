@@ -121,3 +121,22 @@ async def test_a_file_closed_unsaved_goes_back_to_its_disk_version(client: Langu
     before = mark(client)
     client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(kernels)))
     assert sorted(d.range.start.line for d in await wait_diagnostics(client, main, 1, after=before)) == on_disk
+
+
+async def test_a_file_changed_on_disk_while_open_is_read_again_when_closed(client: LanguageClient) -> None:
+    """Closing a file puts back the index's analysis of it only when the file on disk still has
+    the text it was made from: kernels.f90 given kern_a's directive on disk while open (and no
+    file-watcher event), then closed: main.f90's findings are those of the new disk text."""
+    folder: Path = client.folder  # type: ignore[attr-defined]
+    main = from_fs_path(str(folder / "main.f90")) or ""
+    kernels = from_fs_path(str(folder / "kernels.f90")) or ""
+    _open(client, main, (folder / "main.f90").read_text(), "fortran")
+    assert sorted(d.range.start.line for d in await wait_diagnostics(client, main, 1)) == [6, 10, 21]
+    text = (folder / "kernels.f90").read_text()
+    _open(client, kernels, text, "fortran")
+    await wait_diagnostics(client, kernels, 1)
+    (folder / "kernels.f90").write_text(text.replace("  real, intent(inout) :: x\n  x = x + 1.0",
+                                                     "  real, intent(inout) :: x\n  !$omp declare target\n  x = x + 1.0"))
+    before = mark(client)
+    client.text_document_did_close(lsp.DidCloseTextDocumentParams(lsp.TextDocumentIdentifier(kernels)))
+    assert sorted(d.range.start.line for d in await wait_diagnostics(client, main, 1, after=before)) == [10, 21]

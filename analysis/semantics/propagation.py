@@ -263,6 +263,8 @@ class DeviceGraph:
         else:
             self._contexts.pop(path, None)
             self._raw.pop(path, None)
+            self._scoped_cache.pop(path, None)   # (their graphs hold the file's model)
+            self._names_cache.pop(path, None)
             if self._facts.pop(path, None) is not None:
                 self._partitioned = False
         self._pending[path] = None
