@@ -30,7 +30,7 @@ def _command(argv: list[str], own_process: bool = False) -> int:
         from omp_lsp.server.run_command import main as run_main
         return run_main(argv[1:], own_process=own_process)
     from omp_lsp.server.cli import main as cli_main
-    return cli_main(argv)
+    return cli_main(argv, own_process)
 
 
 if __name__ == "__main__":
