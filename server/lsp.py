@@ -210,9 +210,11 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.retired = []
         self.released = True
         if self.uncollected >= MAX_UNCOLLECTED:
-            self.collect()
-        else:
-            self.quiet_for_now()
+            # the cycles now; the pages once the editor is quiet (handing them back and faulting
+            # them in again at every keystroke of a burst costs more than it saves)
+            self.uncollected = 0
+            gc.collect()
+        self.quiet_for_now()
 
     def quiet_for_now(self) -> None:
         """Something happened: the idle collection waits again."""
