@@ -66,7 +66,7 @@ log = logging.getLogger("omp_lsp.server")
 # quiet for a while, or once the replaced models were made of this many bytes of text (a full
 # collection walks every object: it costs more the more files are open), and then hands the freed
 # heap back to the system (a burst of edits leaves it in pieces that the C allocator otherwise keeps).
-IDLE_COLLECT_SECONDS = 0.5
+IDLE_COLLECT_SECONDS = 0.25   # a quiet time longer than a fast typist's pauses between keys
 MAX_UNCOLLECTED = 10_000_000
 RESULTS_WAIT = 0.25   # seconds the cross-file results wait for other documents' analyses
 
