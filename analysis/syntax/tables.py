@@ -28,6 +28,20 @@ def table_spans(source: bytes) -> list[Span]:
     """The byte spans of `source` blanked before parsing, in order."""
     if len(source) < MIN_TABLE or source.count(b",") < MIN_TABLE // 16:
         return []   # (a table of MIN_TABLE bytes has commas; ordinary code is skipped at once)
+    for text, spans in _recent:
+        if text is source:   # (an edit's reparse asks again for the text before it)
+            return spans
+    spans = _find_tables(source)
+    _recent[:] = [(source, spans), *_recent[:1]]
+    return spans
+
+
+# The last two texts looked at and their spans (a reparse asks for the text before the edit,
+# which the parse before looked at). It keeps at most two texts alive.
+_recent: list[tuple[bytes, list[Span]]] = []
+
+
+def _find_tables(source: bytes) -> list[Span]:
     classes = source.translate(_IN_TABLE)
     spans: list[Span] = []
     start = classes.find(_RUN)
