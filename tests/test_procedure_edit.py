@@ -331,3 +331,27 @@ def test_typing_a_statement_keeps_the_analysis_between_the_first_and_the_last_ke
             analysis, padding = done
             assert analysis.findings == _fresh_of(analysis, padding, real, Language.C, Options()).findings
     assert kept == [False, True, True, True, True, False]
+
+
+def test_what_the_analysis_keeps_of_the_bodies_read_does_not_grow_with_the_edits() -> None:
+    """A digit typed and deleted again, in turn in a target construct's directive and in its
+    code: the rules run again after each edit read the same bodies again, and the records of
+    those reads (the trace's and the program model's) stay the size they had (they grew with
+    every keystroke, and every edit took longer than the one before)."""
+    padded, padding = pad(KERNEL.encode(), Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    places = [(directive_reanalyse, b"#pragma omp target map(tofrom: a[0"), (reanalyse, b"  { a[0")]
+    sizes = []
+    for _round in range(8):
+        for edited, before in places:
+            for old, new in [(b"", b"1"), (b"1", b"")]:
+                at = analysis.document.source.index(before) + len(before)
+                done = edited(analysis, padding, at, at + len(old), new)
+                assert done is not None
+                analysis, padding = done
+        assert analysis.context is not None and analysis.context._model is not None and analysis.trace is not None
+        assert analysis.trace.bodies is not None
+        sizes.append((len(analysis.trace.bodies), len(analysis.context._model.root.__dict__["_read"]),
+                      len(analysis.context._model.root.__dict__["_used"])))
+    assert sizes[-1] == sizes[1], sizes
+    assert analysis.findings == _fresh_of(analysis, padding, KERNEL.encode(), Language.C, Options()).findings

@@ -200,7 +200,9 @@ def _bodies_read(before: list[Span] | None, context: FileContext, mark: int) -> 
         return None
     model = context._model
     now = model.reads_since(mark) if model is not None else []
-    return None if now is None else before + now
+    if model is not None:
+        model.compact_reads()
+    return None if now is None else list(dict.fromkeys([*before, *now]))   # (the same bodies, read again)
 
 
 def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end: int) -> int | None:

@@ -180,6 +180,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
             rec.following = span
         if ctx._model is not None:
             ctx._model.root.__dict__.update(model_reads)
+            ctx._model.compact_reads()
     model = ctx._model
     if model is not None:
         model.refresh_body(document, function, node)

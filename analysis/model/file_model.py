@@ -349,6 +349,15 @@ class FileModel:
         read = self.root.__dict__.get("_read", [])[mark:]
         return None if None in read else list(read)
 
+    def compact_reads(self) -> None:
+        """The record of looks inside bodies without repeats: rules run again after each edit read
+        the same bodies again, and a record that grew with every keystroke made every later edit
+        slower (no caller holds a `read_mark` across this)."""
+        for key in ("_read", "_used"):
+            record = self.root.__dict__.get(key)
+            if record is not None:
+                self.root.__dict__[key] = list(dict.fromkeys(record))
+
     def reads_bodies_again(self, function: Span) -> bool:
         """Whether `refresh_body` can read the body of the function defined at `function` again."""
         return self.body_reader is not None and self._function_scope(function) is not None
