@@ -98,10 +98,20 @@ class OpenDocument:
             self.inflight.exact = False
 
     def take_pending(self) -> list[tuple[bytes, ByteEdit, bytes]]:
-        """The edits not yet taken into the analysis, as (text before, edit, text after)."""
+        """The edits not yet taken into the analysis, as (text before, edit, text after), but for
+        those that changed nothing: a character typed and deleted again before the analysis came
+        to it (a fast typist's bursts are half such runs) leaves the analysis and tree as they are."""
         pending, self.pending = self.pending, []
         after = [before for before, _ in pending[1:]] + [self.doc.source]
-        return [(before, edit, text) for (before, edit), text in zip(pending, after)]
+        taken: list[tuple[bytes, ByteEdit, bytes]] = []
+        for (before, edit), text in zip(pending, after):
+            if text != before:
+                taken.append((before, edit, text))
+            elif taken:   # the run before it ends at an equal text: at this one's (the next starts there)
+                taken[-1] = (*taken[-1][:2], text)
+            else:
+                self.doc.tree_unchanged(before, text)
+        return taken
 
     def edited(self, old: bytes, new: bytes, edit: ByteEdit, openmp_version: int, anchors: list[Span]) -> None:
         """Take one edit (`old` became `new`) into the log. `anchors`: spans of the file's analysis

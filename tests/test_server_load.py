@@ -58,10 +58,10 @@ def _fresh(path: str, text: str, fortran: bool) -> list[tuple[str, int, int]]:
 @pytest.mark.parametrize("fortran", [False, True], ids=["c", "fortran"])
 async def test_edits_sent_as_fast_as_a_client_can_end_with_a_fresh_analysis_of_the_last_text(
         client: LanguageClient, fortran: bool) -> None:
-    """Words typed into numbers and names, some with a backspace after, in directives' first
-    lines, their continuation lines and code, all over the file, a keystroke a message (a few
-    sometimes), never waiting for the server: the last version's diagnostics are those of the
-    last text."""
+    """Words typed into numbers and names, some with a backspace after or deleted again, in
+    directives' first lines, their continuation lines and code, all over the file, a keystroke a
+    message (a few sometimes), never waiting for the server: the last version's diagnostics are
+    those of the last text."""
     folder: Path = client.folder  # type: ignore[attr-defined]
     path = folder / ("typed.f90" if fortran else "typed.c")
     uri = from_fs_path(str(path)) or ""
@@ -81,8 +81,11 @@ async def test_edits_sent_as_fast_as_a_client_can_end_with_a_fresh_analysis_of_t
             word = "".join(rng.choice("1234x") for _ in range(rng.randint(1, 4)))
             for k, typed in enumerate(word):
                 keystrokes.append((line, column + k, column + k, typed))
-            if rng.random() < 0.4:
+            chance = rng.random()
+            if chance < 0.4:
                 keystrokes.append((line, column + len(word) - 1, column + len(word), ""))
+            elif chance < 0.6:   # deleted again: the text as it was (the server need not take it)
+                keystrokes.append((line, column, column + len(word), ""))
         while keystrokes:
             changes: list[lsp.TextDocumentContentChangeEvent] = []
             for line, first, last, typed in keystrokes[:rng.choice([1, 1, 1, 3])]:   # (some messages carry several)

@@ -392,6 +392,15 @@ class Document:
         return ByteEdit(edit.start, edit.old_end, edit.new_end, not old_tree.changed_ranges(self._tree)
                         and inside_comment_or_pragma(self._tree, edit.start, edit.new_end))
 
+    def tree_unchanged(self, old: bytes, new: bytes) -> None:
+        """Like `tree_edit` for edits that took the text `old` to an equal one, `new`: a tree left
+        behind at `old` is one of `new` as it is (no reparse)."""
+        if self.stale_tree and self.tree_source is old:
+            if new is self.source:
+                self.stale_tree, self.tree_source = False, None
+            else:
+                self.tree_source = new
+
 
 def _point(source: bytes, offset: int) -> tuple[int, int]:
     """(row, byte column) of an offset, counted in the text (for a text with no line index)."""
