@@ -61,7 +61,7 @@ if TYPE_CHECKING:
     from .syntax.options import PROPAGATION_MODES, Options, parse_version
     from .syntax.padding import Padding, pad
     from .syntax.records import dataclass, field, replace
-    from .syntax.regular_files import read_regular_file, require_regular_file
+    from .syntax.regular_files import MAX_SOURCE_BYTES, read_regular_file, require_regular_file
     from .units import Includer, Unit
     from .units.edits import edits_preprocessor_lines
     from .units.headers import Headers
@@ -114,11 +114,13 @@ _HOMES: dict[str, str] = {
     "dataclass": "syntax.records", "field": "syntax.records", "replace": "syntax.records",
     # reading a user's file: regular files only, within a bound
     "read_regular_file": "syntax.regular_files", "require_regular_file": "syntax.regular_files",
+    "MAX_SOURCE_BYTES": "syntax.regular_files",
 }
 
 __all__ = [
     "AMBIGUOUS",
     "CATALOGUE",
+    "MAX_SOURCE_BYTES",
     "PROPAGATION_MODES",
     "SOURCE_EXTENSIONS",
     "TOKEN_LEGEND",

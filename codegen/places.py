@@ -7,15 +7,19 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from omp_lsp.analysis.check import Document, FileContext, FileModel
 
-# A larger source is not read for places (the default --max-file-size of --check and the server).
-MAX_SOURCE_BYTES = 10_000_000
-
 
 def analyse(source: str) -> tuple[Document, FileContext] | None:
     """The document and analysis context (program model, declare target binding) of a source
     file (None: not a language omp-lsp reads, or not a regular file one can read, or too large).
     Regular files only: a named pipe put in the source's place must not block the run's report."""
-    from omp_lsp.analysis.check import Document, analysis_steps, drain, language_for_path, read_regular_file
+    from omp_lsp.analysis.check import (
+        MAX_SOURCE_BYTES,
+        Document,
+        analysis_steps,
+        drain,
+        language_for_path,
+        read_regular_file,
+    )
     language = language_for_path(source)
     if language is None:
         return None

@@ -290,7 +290,7 @@ SERVER_ALLOCATOR = "malloc"
 def use_system_allocator() -> None:
     if os.environ.get("PYTHONMALLOC") or not sys.platform.startswith("linux"):
         return   # (chosen by the user, or no malloc_trim to give pages back)
-    argv = [sys.executable, *sys.orig_argv[1:]] if sys.orig_argv else [sys.executable, "-m", "omp_lsp", *sys.argv[1:]]
+    argv = [sys.executable, *sys.orig_argv[1:]]   # (the interpreter's own options too: -X, -W)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execve(sys.executable, argv, {**os.environ, "PYTHONMALLOC": SERVER_ALLOCATOR})

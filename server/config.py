@@ -18,6 +18,7 @@ from typing import Any
 
 from omp_lsp.analysis.check import (
     CATALOGUE,
+    MAX_SOURCE_BYTES,
     PROPAGATION_MODES,
     UNSUPPORTED,
     Options,
@@ -31,7 +32,7 @@ from omp_lsp.analysis.check import (
 )
 
 PROJECT_FILES = (".omp-lsp.toml", "pyproject.toml")
-DEFAULT_MAX_FILE_MB = 10.0   # files larger than this are skipped (--max-file-size, the workspace index)
+DEFAULT_MAX_FILE_MB = MAX_SOURCE_BYTES / 1e6   # files larger are skipped (--max-file-size, the workspace index)
 MAX_PARENT_LEVELS = 20
 MAX_PROJECT_FILE_BYTES = 1_000_000   # settings, not data
 SEVERITIES = {"error": Severity.ERROR, "warning": Severity.WARNING, "information": Severity.INFORMATION,

@@ -178,8 +178,9 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
             self.analyses[path] = analysis
         else:
             self.units.pop(path, None)
-        if old is not None and old is not analysis and (analysis is None or kept is None or kept.analysis is not old):
-            self.retired.append(old)   # (not the index's analysis of a file being opened: kept)
+        opened_from_index = analysis is not None and kept is not None and kept.analysis is old
+        if old is not None and old is not analysis and not opened_from_index:
+            self.retired.append(old)   # (the index's analysis of a file being opened is kept: OnDisk)
         same = old is not None and analysis is not None and old.configuration is analysis.configuration
         if not same:
             for header in self.note_includes(path, analysis):

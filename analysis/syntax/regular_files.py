@@ -16,6 +16,9 @@ import stat
 _OPEN_FLAGS = (os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
                | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_BINARY", 0))
 _CHUNK = 1 << 20
+# Sources larger than this are not analysed: the default of --check's --max-file-size, the
+# workspace index's bound, and build-and-run's for the places it reports.
+MAX_SOURCE_BYTES = 10_000_000
 
 _KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"), (stat.S_ISCHR, "a character device"),
           (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
@@ -52,4 +55,4 @@ def read_regular_file(path: str, limit: int) -> bytes:
         os.close(fd)
 
 
-__all__ = ["read_regular_file", "require_regular_file"]
+__all__ = ["MAX_SOURCE_BYTES", "read_regular_file", "require_regular_file"]
