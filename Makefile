@@ -34,6 +34,7 @@ bench: venv toolchains
 	$(BIN)/python bench/propagation_speed.py
 	$(BIN)/python bench/lsp_latency.py
 	$(BIN)/python bench/lsp_load.py
+	$(BIN)/python bench/workspace_check.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { $(MAKE) --no-print-directory apt-python-venv && $(PYTHON) -m venv $(VENV); }

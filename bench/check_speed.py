@@ -1,13 +1,19 @@
 #!/usr/bin/env python3
 """Speed of `omp-lsp --check` against the reference compilers' own OpenMP checks.
 
-Generates a 10,000-line C file and a 10,000-line Fortran file full of offload
-directives and declare variants (valid code: both compilers accept them), then times, side by side and
-interleaved, `omp-lsp --check FILE` against `clang-22 -fopenmp -fsyntax-only FILE`
-and `flang-22 -fopenmp -fsyntax-only FILE`, and prints the medians and ratios.
-Goals: C at most 1.0x clang's time, Fortran at most 0.2x flang's.
+Generates 10,000 lines of each of several shapes of offloading code (valid code: both compilers
+accept them), then times, side by side and interleaved, `omp-lsp --check FILES` against
+`clang-22 -fopenmp -fsyntax-only FILES` and `flang-22 -fopenmp -fsyntax-only FILES`, and prints
+the medians and ratios. The shapes:
+- C: units of declare target functions and variables, declare variants and several kinds of
+  target constructs; Fortran: the same in modules;
+- C small functions: many small functions and kernels, as code ported from CUDA has them;
+- C call chains: helpers reached from kernels through long call chains;
+- Fortran modules: library modules of declare target procedures, used from kernels in the
+  modules of other files of the same run.
+Goals: every C shape at most 1.0x clang's time, every Fortran shape at most 0.2x flang's.
 
-    python bench/check_speed.py [--lines 10000] [--runs 7] [--keep DIR] [--in-place]
+    python bench/check_speed.py [--lines 10000] [--runs 7] [--shapes LABELS] [--keep DIR] [--in-place]
 
 By default it first installs the project with `pip install .` into a throw-away virtual
 environment, so that omp-lsp is timed as users run it.
@@ -109,10 +115,93 @@ end module m{k}
 """
 
 
+# Many small functions, as code ported from CUDA has them: per 16 lines, a begin/end declare
+# target block with a static array and a helper, a plain function, a kernel calling both inside
+# a combined construct with a reduction, and a `target update`.
+C_SMALL_UNIT = """\
+#pragma omp begin declare target
+static double coef{k}[8] = {{{k}.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 7.0}};
+static double weight{k}(double x) {{ return x * coef{k}[{k} % 8] + 0.{k}; }}
+#pragma omp end declare target
+double shift{k}(double x) {{ return x + {k}.25; }}
+void launch{k}(int n, double *a, double *out) {{
+  double sum = 0.0;
+#pragma omp target teams distribute parallel for reduction(+: sum) map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) {{
+    a[i] = weight{k}(a[i]) + shift{k}(a[i]);
+    sum += a[i];
+  }}
+#pragma omp target update from(a[0:n / {part}])
+  *out = sum;
+}}
+"""
+
+# Helpers reached from kernels through long call chains: twelve steps a unit (each defined before
+# its caller), and a unit's last step calls the first of the unit before (runs of eight units: chains of up to 96 calls), none
+# marked declare target (found on the device through the calls, propagation.md).
+C_CHAIN_UNIT = "static double step{k}_11(double x) {{ return {tail}; }}\n" + "".join(
+    f"static double step{{k}}_{i}(double x) {{{{ return step{{k}}_{i + 1}(x) * 0.5 + {i}.0; }}}}\n"
+    for i in reversed(range(11))) + """\
+void chain{k}(int n, double *a) {{
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) thread_limit({limit})
+  for (int i = 0; i < n; i++) {{
+    a[i] = step{k}_0(a[i]) + step{k}_6(a[i]);
+  }}
+}}
+"""
+
+# A Fortran program split in modules: library modules of procedures marked declare target, and
+# kernel modules in other files of the same run that use them inside target constructs.
+F_LIBRARY_PROCEDURE = """\
+  pure real(8) function lib{m}_f{k}(x)
+    !$omp declare target
+    real(8), intent(in) :: x
+    lib{m}_f{k} = x * {k}.5d0 + lib{m}_base
+  end function lib{m}_f{k}
+
+"""
+F_KERNEL_PROCEDURE = """\
+  subroutine kern{m}_s{k}(n, a)
+    use lib{lib}
+    integer, intent(in) :: n
+    real(8), intent(inout) :: a(n)
+    integer :: i
+    !$omp target teams distribute parallel do map(tofrom: a(1:n))
+    do i = 1, n
+      a(i) = lib{lib}_f{k}(a(i)) + lib{lib}_f{j}(1.0d0)
+    end do
+    !$omp end target teams distribute parallel do
+  end subroutine kern{m}_s{k}
+
+"""
+
+
 def generate(unit: str, lines: int) -> str:
     per_unit = unit.count("\n")
     # Units differ in names and constants, as in real code.
     return "".join(unit.format(k=k, limit=32 + k % 97, part=2 + k % 13) for k in range(max(1, lines // per_unit)))
+
+
+def chains(lines: int) -> str:
+    per_unit = C_CHAIN_UNIT.count("\n")
+    return "".join(C_CHAIN_UNIT.format(k=k, limit=32 + k % 97, tail=f"step{k - 1}_0(x) + 1.0" if k % 8 else "x")
+                   for k in range(max(1, lines // per_unit)))
+
+
+def fortran_modules(lines: int, files: int = 10) -> list[tuple[str, str]]:
+    """(file name, text) of `files` library modules and as many kernel modules, `lines` lines in
+    all, in the order a compiler reads them (each library before the kernels that use it)."""
+    procedures = max(1, lines // (files * (F_LIBRARY_PROCEDURE.count("\n") + F_KERNEL_PROCEDURE.count("\n"))))
+    out = []
+    for m in range(files):
+        body = "".join(F_LIBRARY_PROCEDURE.format(m=m, k=k) for k in range(procedures))
+        out.append((f"lib{m}.f90", f"module lib{m}\n  implicit none\n  real(8), parameter :: lib{m}_base = {m}.0d0\n"
+                                   f"contains\n\n{body}end module lib{m}\n"))
+    for m in range(files):
+        lib = (m + 1) % files
+        body = "".join(F_KERNEL_PROCEDURE.format(m=m, k=k, j=(k + 1) % procedures, lib=lib) for k in range(procedures))
+        out.append((f"kern{m}.f90", f"module kern{m}\n  implicit none\ncontains\n\n{body}end module kern{m}\n"))
+    return out
 
 
 def workspace_file(k: int, lines: int) -> str:
@@ -164,14 +253,14 @@ def time_once(cmd: list[str], ok_codes: tuple[int, ...] = (0,)) -> float:
     return elapsed
 
 
-def compare(label: str, path: Path, compiler: list[str] | None, runs: int, goal: float) -> bool:
-    ours = omp_lsp_command() + ["--check", str(path)]
-    lines = path.read_text().count("\n")
+def compare(label: str, paths: list[Path], compiler: list[str] | None, runs: int, goal: float) -> bool:
+    ours = omp_lsp_command() + ["--check", *map(str, paths)]
+    lines = sum(path.read_text().count("\n") for path in paths)
     # The input must be valid: omp-lsp reports nothing and the compiler accepts it.
     time_once(ours)
     if compiler is None:
         mine = statistics.median(time_once(ours) for _ in range(runs))
-        print(f"{label:8} {lines:6} lines  omp-lsp {mine:.3f} s   (reference compiler not installed: no ratio)")
+        print(f"{label:18} {lines:6} lines  omp-lsp {mine:.3f} s   (reference compiler not installed: no ratio)")
         return True
     time_once(compiler)
     mine_t: list[float] = []
@@ -182,9 +271,20 @@ def compare(label: str, path: Path, compiler: list[str] | None, runs: int, goal:
     mine, ref = statistics.median(mine_t), statistics.median(ref_t)
     ratio = mine / ref
     verdict = "ok" if ratio <= goal else "SLOWER THAN GOAL"
-    print(f"{label:8} {lines:6} lines  omp-lsp {mine:.3f} s   {Path(compiler[0]).name} {ref:.3f} s   "
+    print(f"{label:18} {lines:6} lines  omp-lsp {mine:.3f} s   {Path(compiler[0]).name} {ref:.3f} s   "
           f"ratio {ratio:.2f}x (goal <= {goal:g}x) {verdict}")
     return ratio <= goal
+
+
+def shapes(lines: int) -> list[tuple[str, dict[str, str]]]:
+    """(label, {file name: text}) of each shape of offloading code the bench times."""
+    return [
+        ("C", {"bench.c": generate(C_UNIT, lines)}),
+        ("C small functions", {"small.c": generate(C_SMALL_UNIT, lines)}),
+        ("C call chains", {"chains.c": chains(lines)}),
+        ("Fortran", {"bench.f90": generate(F_UNIT, lines)}),
+        ("Fortran modules", dict(fortran_modules(lines))),
+    ]
 
 
 def main() -> int:
@@ -194,21 +294,27 @@ def main() -> int:
     parser.add_argument("--keep", metavar="DIR", help="write the generated files here and keep them")
     parser.add_argument("--in-place", action="store_true",
                         help="time the omp-lsp of this environment instead of a fresh `pip install .`")
+    parser.add_argument("--shapes", help="only these shapes (comma-separated labels, as printed)")
     args = parser.parse_args()
     workdir = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="omp-lsp-bench-"))
     workdir.mkdir(parents=True, exist_ok=True)
-    c_file = workdir / "bench.c"
-    f_file = workdir / "bench.f90"
-    c_file.write_text(generate(C_UNIT, args.lines))
-    f_file.write_text(generate(F_UNIT, args.lines))
     if not args.in_place:
         OMP_LSP.extend(install_as_a_user(workdir))
     clang = find_tool("clang-22")
     flang = find_tool("flang-22")
     print(f"omp-lsp --check vs the compilers' -fsyntax-only, median of {args.runs} interleaved runs")
-    ok = compare("C", c_file, [clang, "-fopenmp", "-fsyntax-only", str(c_file)] if clang else None, args.runs, 1.0)
-    ok &= compare("Fortran", f_file, [flang, "-fopenmp", "-fsyntax-only", str(f_file)] if flang else None,
-                  args.runs, 0.2)
+    ok = True
+    for label, files in shapes(args.lines):
+        if args.shapes and not any(wanted.lower() == label.lower() for wanted in args.shapes.split(",")):
+            continue
+        paths = []
+        for name, text in files.items():
+            (workdir / name).write_text(text)
+            paths.append(workdir / name)
+        fortran = paths[0].suffix == ".f90"
+        tool = flang if fortran else clang
+        ok &= compare(label, paths, [tool, "-fopenmp", "-fsyntax-only", *map(str, paths)] if tool else None,
+                      args.runs, 0.2 if fortran else 1.0)
     if not args.keep:
         shutil.rmtree(workdir, ignore_errors=True)
     return 0 if ok else 1

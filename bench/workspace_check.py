@@ -1,0 +1,160 @@
+#!/usr/bin/env python3
+"""`omp-lsp --check` over a whole application: time and memory, in all and per phase.
+
+Generates a workspace of `--files` files of `--lines` lines each (half C, half Fortran modules,
+each file's names its own: the check_speed units), then
+- runs `omp-lsp --check FOLDER` as users run it, printing its wall time and peak RSS, beside
+  `clang-22 -fopenmp -fsyntax-only` and `flang-22 -fopenmp -fsyntax-only` on every file, one
+  after the other (as one core of a build would; `--no-compilers` skips them);
+- runs the same check in this process phase by phase, printing each phase's time and the RSS
+  after it: read (the files' bytes), parse (tree-sitter), file analysis (directives, program
+  model, per-file rules), call graph (each file's facts for the device graph), cross-file (the
+  device graph and the cross-file rules).
+
+    python bench/workspace_check.py [--files 100] [--lines 10000] [--keep DIR] [--no-compilers]
+
+Goals (issue 24): at most 20 s wall and 500 MB peak RSS for 1,000,000 lines in 100 files.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import os
+import resource
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from check_speed import F_UNIT, find_tool, generate, omp_lsp_command, workspace_file
+
+WALL_GOAL = 20.0
+RSS_GOAL_MB = 500
+
+
+def fortran_workspace_file(k: int, lines: int) -> str:
+    """The Fortran file `k` of a generated workspace: modules named after the file."""
+    return generate(F_UNIT, lines).replace("module m", f"module w{k}_m")
+
+
+def write_workspace(folder: Path, files: int, lines: int) -> list[Path]:
+    paths = []
+    for k in range(files):
+        path = folder / (f"unit{k}.c" if k % 2 == 0 else f"unit{k}.f90")
+        path.write_text(workspace_file(k, lines) if k % 2 == 0 else fortran_workspace_file(k, lines))
+        paths.append(path)
+    return paths
+
+
+def run_measured(cmd: list[str], cwd: Path) -> tuple[float, int, int]:
+    """(wall seconds, peak RSS in MB (10^6 bytes, as everywhere here), exit code) of a command."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.stderr is not None:
+        proc.stderr.close()
+    return wall, usage.ru_maxrss * 1024 // 1_000_000, proc.returncode
+
+
+def compilers(paths: list[Path], folder: Path) -> None:
+    for suffix, name in ((".c", "clang-22"), (".f90", "flang-22")):
+        tool = find_tool(name)
+        mine = [p for p in paths if p.suffix == suffix]
+        if tool is None or not mine:
+            print(f"  {name}: not installed")
+            continue
+        wall, peak = 0.0, 0
+        for path in mine:
+            seconds, rss, code = run_measured([tool, "-fopenmp", "-fsyntax-only", str(path)], folder)
+            if code != 0:
+                raise RuntimeError(f"{name} rejected {path}")
+            wall += seconds
+            peak = max(peak, rss)
+        print(f"  {name} -fopenmp -fsyntax-only, {len(mine)} files one after the other: {wall:.1f} s, "
+              f"peak RSS {peak} MB (one file)")
+
+
+def _rss_mb() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1_000_000
+
+
+def _peak_mb() -> int:
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024 // 1_000_000
+
+
+def phases(paths: list[Path]) -> None:
+    """The check, in this process, phase by phase."""
+    from omp_lsp.analysis.check import Options, analyze_files, cross_file
+    from omp_lsp.analysis.semantics.call_graph import file_graph
+    from omp_lsp.analysis.syntax.document import Document, language_for_path
+    from omp_lsp.server.cli import GC_THRESHOLDS
+    gc.set_threshold(*GC_THRESHOLDS)
+    options = Options()
+    rows: list[tuple[str, float]] = []
+
+    def phase(name: str, start: float) -> None:
+        seconds = time.perf_counter() - start
+        rows.append((name, seconds))
+        print(f"  {name:14} {seconds:6.2f} s   RSS after {_rss_mb():5d} MB   peak {_peak_mb():5d} MB")
+
+    start = time.perf_counter()
+    texts = {str(p): p.read_bytes() for p in paths}
+    phase("read", start)
+    start = time.perf_counter()
+    documents = {}
+    for path, text in texts.items():
+        language = language_for_path(path)
+        assert language is not None
+        document = documents[path] = Document(text, language)
+        document.tree   # (Fortran's free form too)
+    phase("parse", start)
+    start = time.perf_counter()
+    analyses = analyze_files(documents, options)
+    phase("file analysis", start)
+    start = time.perf_counter()
+    for path, analysis in analyses.items():
+        if analysis.context is not None:
+            file_graph(analysis.context, path)
+    phase("call graph", start)
+    start = time.perf_counter()
+    results = cross_file(analyses, options)
+    phase("cross-file", start)
+    found = sum(len(a.findings) for a in results.values())
+    print(f"  {'all':14} {sum(s for _, s in rows):6.2f} s   ({found} findings: the workspace is valid code, expect 0)")
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--files", type=int, default=100)
+    parser.add_argument("--lines", type=int, default=10_000)
+    parser.add_argument("--keep", metavar="DIR", help="write the workspace here and keep it")
+    parser.add_argument("--no-compilers", action="store_true", help="do not time the compilers")
+    args = parser.parse_args()
+    folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="omp-lsp-workspace-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        paths = write_workspace(folder, args.files, args.lines)
+        lines = sum(p.read_bytes().count(b"\n") for p in paths)
+        print(f"omp-lsp --check over {len(paths)} files, {lines:,} lines (C and Fortran)")
+        wall, peak, code = run_measured([*omp_lsp_command(), "--check", str(folder)], folder)
+        met = wall <= WALL_GOAL and peak <= RSS_GOAL_MB
+        print(f"  omp-lsp --check: {wall:.1f} s, peak RSS {peak} MB, exit {code} "
+              f"(goal <= {WALL_GOAL:g} s and <= {RSS_GOAL_MB} MB: {'met' if met else 'NOT MET'})")
+        if not args.no_compilers:
+            compilers(paths, folder)
+        print("phases, in this process:")
+        phases(paths)
+        return 0 if met and code == 0 else 1
+    finally:
+        if not args.keep:
+            shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
