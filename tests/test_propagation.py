@@ -14,6 +14,7 @@ import pytest
 from expectations import options_of, toolchains_of
 from omp_lsp.analysis import Document, Options, analyze, language_for_path
 from omp_lsp.analysis.rules import FileContext
+from omp_lsp.analysis.semantics.call_graph import file_graph
 from omp_lsp.analysis.semantics.propagation import (
     FLANG,
     SPEC,
@@ -161,6 +162,26 @@ void run(double *a) {
     assert describe_chain(rows["calls"].chain) == "target region in run → counted → calls"
     assert rows["in_region"].device_type == "any"
     assert rows["seen"].device_type == "none"
+
+
+def test_static_locals_of_static_functions_are_found_and_other_static_bodies_are_not_read() -> None:
+    """The call graph reads the bodies that spell `static` for their static locals; a function's
+    own `static` (its head) is no reason to read its body."""
+    text = """\
+static double counted(double x) { static int calls; calls++; return x + calls; }
+static double plain(double x) { return x * 2.0; }
+void run(double *a) {
+#pragma omp target map(tofrom: a[0:1])
+  a[0] = counted(a[0]) + plain(a[0]);
+}
+"""
+    ctx = _contexts({"statics.c": text})["statics.c"]
+    facts = file_graph(ctx, "statics.c")
+    assert "calls" in {d.name for d in facts.declared}
+    expanded = ctx.model.expanded()
+    assert any(lo <= text.index("static int calls") < hi for lo, hi in expanded)
+    assert not any(lo <= text.index("return x * 2.0") < hi for lo, hi in expanded)
+    assert _rows({"statics.c": text})["calls"].device_type == "any"
 
 
 def test_initializers_of_declare_target_variables_mark_what_they_reference_unless_link() -> None:

@@ -124,7 +124,12 @@ class Scope:
             s = s.parent
 
     def enclosing(self, *kinds: str) -> Scope | None:
-        return next((s for s in self.ancestors() if s.kind in kinds), None)
+        s: Scope | None = self
+        while s is not None:   # (a loop, not ancestors(): the call graph asks this for every reference)
+            if s.kind in kinds:
+                return s
+            s = s.parent
+        return None
 
     def walk(self) -> Iterator[Scope]:
         yield self

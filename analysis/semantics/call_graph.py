@@ -471,6 +471,13 @@ def _through_anonymous(scope: Scope, enclosing: set[int]) -> bool:
 _FUNCTION_SCOPES = ("file", "namespace", "class")
 
 
+def _in_head(scope: Scope, at: int) -> bool:
+    """`at` is in a function definition's head, before its name (`static double f(...) {`): a
+    function scope spans its whole definition, and reading its body for that word would read
+    every static function's body."""
+    return scope.kind == "function" and scope.symbol is not None and at < scope.symbol.name_span[0]
+
+
 class CBuilder(_Builder):
     def entity_key(self, s: Symbol) -> str | None:
         if s.kind == FUNCTION:
@@ -575,7 +582,8 @@ class CBuilder(_Builder):
             at = src.find(word)
             while at >= 0:
                 scope = self.model.scope_at(at, expand=False)
-                if scope.kind != "file" and scope.kind != "namespace" and scope.kind != "class":
+                if scope.kind != "file" and scope.kind != "namespace" and scope.kind != "class" \
+                        and not _in_head(scope, at):
                     self.model.scope_at(at)   # reads the bodies on the way
                 at = src.find(word, at + len(word))
 
