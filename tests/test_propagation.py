@@ -184,6 +184,26 @@ void run(double *a) {
     assert _rows({"statics.c": text})["calls"].device_type == "any"
 
 
+def test_a_reference_parameter_hides_the_global_of_its_name() -> None:
+    """`double &mass` declares a parameter (the C++ grammar gives that name no field of its
+    own): the uses of `mass` in the body are the parameter's, not the global's."""
+    text = """\
+double mass, te;
+void reductions(double &mass, double &te) {
+  mass = 0;
+  te = mass + 1.0;
+}
+void run() {
+  double m, t;
+#pragma omp target map(from: m, t)
+  reductions(m, t);
+}
+"""
+    facts = file_graph(_contexts({"reductions.cpp": text})["reductions.cpp"], "reductions.cpp")
+    assert [(e.source, e.target) for e in facts.edges if e.source == "c++:reductions"] == []
+    assert _rows({"reductions.cpp": text})["reductions"].device_type == "any"
+
+
 def test_initializers_of_declare_target_variables_mark_what_they_reference_unless_link() -> None:
     text = """\
 double weigh(double x) { return 2.0 * x; }

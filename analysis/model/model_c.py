@@ -713,6 +713,8 @@ def _is_use(ident: tree_sitter.Node) -> bool:
     while node.parent is not None and node.parent.type == "qualified_identifier":
         node = node.parent
     outer = node.parent
+    if outer is not None and outer.type == "reference_declarator":
+        return False   # `double &x`: the grammar gives the name no field there
     return outer is not None and not (outer.type in _DECLARATOR_PARENTS
                                       and outer.child_by_field_name("declarator") == node)
 
@@ -770,6 +772,32 @@ def _identifiers(language: Language, node: tree_sitter.Node,
         return cursor.captures(node).get("id", [])
     cursor.set_byte_range(*within)
     return [n for n in cursor.captures(node).get("id", []) if within[0] <= n.start_byte < within[1]]
+
+
+# A word as tree-sitter's C/C++ grammars spell an identifier (letters, digits, `_`, `$`, and the
+# bytes of non-ASCII letters).
+_IDENTIFIER_WORD = re.compile(rb"[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*")
+
+
+def identifiers_where(language: Language, node: tree_sitter.Node, src: bytes, wanted: Callable[[bytes, int], bool],
+                      within: tuple[int, int] | None = None) -> Iterator[tree_sitter.Node]:
+    """The identifiers under `node` (starting inside `within`, when given) whose text `wanted`
+    accepts (it gets the word and where it ends), in source order: the words of the text are
+    searched first and only those wanted are looked up in the tree (most of a file's identifiers
+    are locals a caller does not want, and a tree node costs far more than a word)."""
+    _identifiers(language, node, (0, 0))   # (the identifier kind, for the language)
+    kind = _ident_queries[language][1]
+    lo, hi = within if within is not None else (node.start_byte, node.end_byte)
+    for m in _IDENTIFIER_WORD.finditer(src, lo):
+        start, end = m.span()
+        if start >= hi:
+            return
+        if not wanted(m.group(), end):
+            continue
+        found = node.descendant_for_byte_range(start, end)
+        # (a word inside a comment, a string, a macro body or a longer token is no identifier)
+        if found is not None and found.kind_id == kind and found.start_byte == start and found.end_byte == end:
+            yield found
 
 
 def _walked_identifiers(node: tree_sitter.Node, kind: int, lo: int, hi: int) -> list[tree_sitter.Node]:
