@@ -219,3 +219,16 @@ def test_findings_do_not_depend_on_the_bodies_read_before(language: Language, so
     lazy = findings(lambda ctx: None)
     assert findings(lambda ctx: ctx.model.expand()) == lazy
     assert findings(lambda ctx: [ctx.model.expand(s.span) for s in reversed(ctx.model.root.children)]) == lazy
+
+
+def test_identifiers_come_in_source_order() -> None:
+    """The query's captures come out of order (a function's parameter after its locals); readers
+    that expand bodies as they go read them in source order, whatever the tree-sitter version."""
+    from omp_lsp.analysis.model.model_c import _identifiers
+    src = b"int f(int a) {\n  int i, n, x;\n  x = a;\n  return x + n;\n}\nint g(int b) { return f(b); }\n"
+    document = Document(src, Language.C)
+    assert document.tree is not None
+    starts = [node.start_byte for node in _identifiers(Language.C, document.tree.root_node)]
+    assert starts == sorted(starts) and len(starts) == 13
+    inside = [node.start_byte for node in _identifiers(Language.C, document.tree.root_node, (0, 60))]
+    assert inside == [s for s in starts if s < 60]

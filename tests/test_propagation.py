@@ -184,14 +184,18 @@ void run(double *a) {
     assert _rows({"statics.c": text})["calls"].device_type == "any"
 
 
-def test_a_reference_parameter_hides_the_global_of_its_name() -> None:
+def test_parameters_and_locals_hide_the_globals_of_their_names() -> None:
     """`double &mass` declares a parameter (the C++ grammar gives that name no field of its
-    own): the uses of `mass` in the body are the parameter's, not the global's."""
+    own), and `int i, count, scan;` three locals: the uses of those names in the body are theirs,
+    not the globals'."""
     text = """\
 double mass, te;
+int count, scan;
 void reductions(double &mass, double &te) {
+  int i, count, scan;
   mass = 0;
   te = mass + 1.0;
+  count = scan = 0;
 }
 void run() {
   double m, t;

@@ -713,10 +713,10 @@ def _is_use(ident: tree_sitter.Node) -> bool:
     while node.parent is not None and node.parent.type == "qualified_identifier":
         node = node.parent
     outer = node.parent
-    if outer is not None and outer.type == "reference_declarator":
-        return False   # `double &x`: the grammar gives the name no field there
-    return outer is not None and not (outer.type in _DECLARATOR_PARENTS
-                                      and outer.child_by_field_name("declarator") == node)
+    if outer is None or outer.type == "reference_declarator":
+        return False   # (`double &x`: the grammar gives the name no field there)
+    # (`int i, n, x;`: every declarator of the declaration, not only the first)
+    return outer.type not in _DECLARATOR_PARENTS or node not in outer.children_by_field_name("declarator")
 
 
 _NON_LOCAL = frozenset({"file", "namespace", "class"})
@@ -768,36 +768,19 @@ def _identifiers(language: Language, node: tree_sitter.Node,
     if hi - lo > _WALKED_BYTES:
         return _walked_identifiers(node, kind, lo, hi)
     cursor = tree_sitter.QueryCursor(q)
-    if within is None:
-        return cursor.captures(node).get("id", [])
-    cursor.set_byte_range(*within)
-    return [n for n in cursor.captures(node).get("id", []) if within[0] <= n.start_byte < within[1]]
+    if within is not None:
+        cursor.set_byte_range(*within)
+    found_ids = cursor.captures(node).get("id", [])
+    if within is not None:
+        found_ids = [n for n in found_ids if within[0] <= n.start_byte < within[1]]
+    # in source order: the captures come out of order (a parameter after the locals), and readers that expand
+    # bodies as they go (the call graph, the model's references) must not depend on it
+    found_ids.sort(key=_start_byte)
+    return found_ids
 
 
-# A word as tree-sitter's C/C++ grammars spell an identifier (letters, digits, `_`, `$`, and the
-# bytes of non-ASCII letters).
-_IDENTIFIER_WORD = re.compile(rb"[A-Za-z_$\x80-\xff][A-Za-z0-9_$\x80-\xff]*")
-
-
-def identifiers_where(language: Language, node: tree_sitter.Node, src: bytes, wanted: Callable[[bytes, int], bool],
-                      within: tuple[int, int] | None = None) -> Iterator[tree_sitter.Node]:
-    """The identifiers under `node` (starting inside `within`, when given) whose text `wanted`
-    accepts (it gets the word and where it ends), in source order: the words of the text are
-    searched first and only those wanted are looked up in the tree (most of a file's identifiers
-    are locals a caller does not want, and a tree node costs far more than a word)."""
-    _identifiers(language, node, (0, 0))   # (the identifier kind, for the language)
-    kind = _ident_queries[language][1]
-    lo, hi = within if within is not None else (node.start_byte, node.end_byte)
-    for m in _IDENTIFIER_WORD.finditer(src, lo):
-        start, end = m.span()
-        if start >= hi:
-            return
-        if not wanted(m.group(), end):
-            continue
-        found = node.descendant_for_byte_range(start, end)
-        # (a word inside a comment, a string, a macro body or a longer token is no identifier)
-        if found is not None and found.kind_id == kind and found.start_byte == start and found.end_byte == end:
-            yield found
+def _start_byte(node: tree_sitter.Node) -> int:
+    return node.start_byte
 
 
 def _walked_identifiers(node: tree_sitter.Node, kind: int, lo: int, hi: int) -> list[tree_sitter.Node]:

@@ -651,19 +651,18 @@ class CBuilder(_Builder):
         tree = self.ctx.document.tree
         if tree is None:
             return
-        from ..model.model_c import _is_use, identifiers_where
+        from ..model.model_c import _identifiers, _is_use
         src = self.ctx.document.source
         model = self.model
         names = {s.name.encode() for s in [*model.symbols, *model.locals]
                  if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)}
-
-        def wanted(name: bytes, end: int) -> bool:
-            return name in names or src[end:end + 64].lstrip()[:1] == b"("
         uses: list[tuple[tree_sitter.Node, bytes, int]] = []
         shadowed: set[tuple[int, bytes]] = set()   # (function scope, name) declared inside it
-        for ident in identifiers_where(self.ctx.document.language, tree.root_node, src, wanted, within):
+        for ident in _identifiers(self.ctx.document.language, tree.root_node, within):
             start, end = ident.start_byte, ident.end_byte
             name = src[start:end]
+            if name not in names and src[end:end + 64].lstrip()[:1] != b"(":
+                continue
             if _is_use(ident):
                 uses.append((ident, name, start))
             elif name in names:
