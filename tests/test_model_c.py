@@ -232,3 +232,13 @@ def test_identifiers_come_in_source_order() -> None:
     assert starts == sorted(starts) and len(starts) == 13
     inside = [node.start_byte for node in _identifiers(Language.C, document.tree.root_node, (0, 60))]
     assert inside == [s for s in starts if s < 60]
+
+
+def test_nodes_of_a_kind_come_in_source_order() -> None:
+    from omp_lsp.analysis.model.c_types import _nodes_of
+    # (the query's captures give the typedef in f and the nested struct last)
+    src = b"void f(int a) { typedef int T; }\ntypedef struct S { int v; } U;\nstruct W { struct V { int q; } v; };\n"
+    document = Document(src, Language.C)
+    assert document.tree is not None
+    starts = [n.start_byte for n in _nodes_of(document.tree, ("type_definition", "struct_specifier"))]
+    assert starts == [16, 33, 41, 64, 75]

@@ -590,10 +590,10 @@ class TypeReader:
 
 
 def _nodes_of(tree: tree_sitter.Tree, kinds: tuple[str, ...]) -> list[tree_sitter.Node]:
-    """Every node of these kinds (a query runs in C)."""
+    """Every node of these kinds (a query runs in C), in source order (the captures are not)."""
     import tree_sitter
     query = tree_sitter.Query(tree.language, "\n".join(f"({kind}) @n" for kind in kinds))
-    return tree_sitter.QueryCursor(query).captures(tree.root_node).get("n", [])
+    return sorted(tree_sitter.QueryCursor(query).captures(tree.root_node).get("n", []), key=lambda n: n.start_byte)
 
 
 def _first_declarator(node: tree_sitter.Node) -> tree_sitter.Node | None:
