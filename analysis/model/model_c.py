@@ -773,8 +773,9 @@ def _identifiers(language: Language, node: tree_sitter.Node,
     found_ids = cursor.captures(node).get("id", [])
     if within is not None:
         found_ids = [n for n in found_ids if within[0] <= n.start_byte < within[1]]
-    # in source order: the captures come out of order (a parameter after the locals), and readers that expand
-    # bodies as they go (the call graph, the model's references) must not depend on it
+    # in source order: the captures come out of order (a parameter after the locals), and
+    # readers that expand bodies as they go (the call graph, the model's references) must not
+    # depend on it
     found_ids.sort(key=_start_byte)
     return found_ids
 
