@@ -35,6 +35,7 @@ bench: venv toolchains
 	$(BIN)/python bench/lsp_latency.py
 	$(BIN)/python bench/lsp_load.py
 	$(BIN)/python bench/workspace_check.py
+	$(BIN)/python bench/index_memory.py
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV) || { $(MAKE) --no-print-directory apt-python-venv && $(PYTHON) -m venv $(VENV); }

@@ -23,6 +23,7 @@ class Server:
         self.diagnostics: dict[tuple[str, int], float] = {}   # (uri, version) -> last arrival time
         self.published: dict[str, int] = {}                   # uri -> diagnostics in its last publish
         self.progress_ended = 0                               # work-done progress ends seen
+        self.first_progress_end: float | None = None          # when the first one arrived
         self.responses: dict[int, object] = {}
         self.cond = threading.Condition()
         self.write_lock = threading.Lock()
@@ -62,6 +63,8 @@ class Server:
                     self.published[params["uri"]] = len(params["diagnostics"])
                 elif method == "$/progress" and message["params"]["value"].get("kind") == "end":
                     self.progress_ended += 1
+                    if self.first_progress_end is None:
+                        self.first_progress_end = now
                 elif "id" in message and method is not None:
                     self._send({"jsonrpc": "2.0", "id": message["id"], "result": None})   # server requests
                 elif "id" in message:

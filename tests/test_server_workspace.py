@@ -21,6 +21,9 @@ from lsprotocol import types as lsp
 from pygls.uris import from_fs_path
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+from workspace_check import fortran_workspace_file
+
 CASE = Path(__file__).resolve().parent / "fixtures" / "workspaces" / "omp155_interface_mismatch"
 PROFILES = ["visual-studio-code", "neovim"]
 
@@ -180,6 +183,38 @@ async def test_a_document_opened_while_indexing_gets_its_cross_file_findings(ear
                                          lambda p: p.uri == main and any(d.code == "OMP155" for d in p.diagnostics))
         diags = list(params.diagnostics)
     assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=["visual-studio-code", "neovim+refresh"])
+async def large_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
+    """A workspace of 60 Fortran files of a thousand lines (seconds to index); nothing waited for."""
+    folder = tmp_path / "ws"
+    folder.mkdir()
+    for k in range(60):
+        (folder / f"unit{k}.f90").write_text(fortran_workspace_file(k, 1000))
+    await _start(lsp_client, folder, request.param)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_a_file_opened_at_once_has_its_diagnostics_before_the_index_is_complete(
+        large_client: LanguageClient) -> None:
+    """The opened file is analysed at once, beside the index: pushed, its first publish comes
+    before the index's progress ends; pulled by a client that can be asked to pull again, the
+    first pull is answered before then."""
+    opened = _open(large_client, large_client.folder / "unit30.f90")  # type: ignore[attr-defined]
+
+    def index_complete() -> bool:
+        return any(getattr(report, "kind", None) == "end"
+                   for reports in large_client.progress_reports.values() for report in reports)
+    if pulls(large_client):
+        await wait_diagnostics(large_client, opened, 1)
+        assert not index_complete()
+    else:
+        await wait_notification(large_client, lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS, lambda p: p.uri == opened)
+        assert not index_complete()
+    await wait_indexed(large_client)
 
 
 async def test_a_project_file_or_compile_commands_changed_on_disk_is_read_again(client: LanguageClient) -> None:
