@@ -52,12 +52,11 @@ def write_workspace(folder: Path, files: int, lines: int) -> list[Path]:
 def run_measured(cmd: list[str], cwd: Path) -> tuple[float, int, int]:
     """(wall seconds, peak RSS in MB (10^6 bytes, as everywhere here), exit code) of a command."""
     start = time.perf_counter()
-    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    # (no pipe: one never read would stop a child that writes more than it holds)
+    proc = subprocess.Popen(cmd, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     _, status, usage = os.wait4(proc.pid, 0)
     wall = time.perf_counter() - start
     proc.returncode = os.waitstatus_to_exitcode(status)
-    if proc.stderr is not None:
-        proc.stderr.close()
     return wall, usage.ru_maxrss * 1024 // 1_000_000, proc.returncode
 
 
