@@ -80,6 +80,29 @@ def include_graph(documents: dict[str, Document], build: Build) -> dict[str, lis
     return graph
 
 
+def include_groups(documents: dict[str, Document], build: Build) -> list[list[str]]:
+    """The documents in groups, each in the documents' order, such that no file includes one of
+    another group: `analyze_files` on each group analyses its files as on all the documents
+    (given `build` with every document's text: `with_overlay`)."""
+    graph = include_graph(documents, build) if len(documents) > 1 else {}
+    group = {p: p for p in documents}
+
+    def root(p: str) -> str:
+        while group[p] != p:
+            group[p] = group[group[p]]
+            p = group[p]
+        return p
+    for path, included in graph.items():
+        for other in included:
+            a, b = root(path), root(other)
+            if a != b:
+                group[b] = a
+    out: dict[str, list[str]] = {}
+    for path in documents:
+        out.setdefault(root(path), []).append(path)
+    return list(out.values())
+
+
 def _key(path: str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
@@ -184,4 +207,5 @@ def _enclosing(ctx: FileContext, offset: int) -> tuple[str | None, bool]:
     return (symbol.name if symbol is not None else unit.name or "main"), target
 
 
-__all__ = ["Build", "analyze_files", "header_context", "include_graph", "includer_context", "with_overlay"]
+__all__ = ["Build", "analyze_files", "header_context", "include_graph", "include_groups", "includer_context",
+           "with_overlay"]

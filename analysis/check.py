@@ -12,7 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .builds import Build, analyze_files, header_context
+    from .builds import Build, analyze_files, header_context, include_groups, with_overlay
     from .file_analysis import FileAnalysis, analysis_steps, analyze
     from .ide.completion import complete
     from .ide.device_view import entity_at, hints, mark_fix
@@ -66,7 +66,15 @@ if TYPE_CHECKING:
     from .units.edits import edits_preprocessor_lines
     from .units.headers import Headers
     from .units.translation import AMBIGUOUS, header_language
-    from .workspace import CrossFileTrace, cross_file, cross_file_again, workspace_context
+    from .workspace import (
+        CrossFileTrace,
+        FileResult,
+        cross_file,
+        cross_file_again,
+        cross_file_results,
+        result_of,
+        workspace_context,
+    )
 
 # Where each name lives: "module" (relative to the analysis package) when the name is the
 # module's own, "module:name" when this interface gives it a clearer one.
@@ -90,7 +98,9 @@ _HOMES: dict[str, str] = {
     # analysing files and workspaces
     "FileAnalysis": "file_analysis", "analyze": "file_analysis", "analysis_steps": "file_analysis",
     "drain": "rules", "Build": "builds", "analyze_files": "builds", "header_context": "builds",
+    "include_groups": "builds", "with_overlay": "builds",
     "cross_file": "workspace", "cross_file_again": "workspace", "CrossFileTrace": "workspace",
+    "FileResult": "workspace", "result_of": "workspace", "cross_file_results": "workspace",
     "workspace_context": "workspace",
     # device types and programs
     "UNSUPPORTED": "syntax.device_limits", "FileModel": "model.file_model", "Reference": "model.file_model",
@@ -137,6 +147,7 @@ __all__ = [
     "FileAnalysis",
     "FileContext",
     "FileModel",
+    "FileResult",
     "Finding",
     "Headers",
     "Includer",
@@ -163,6 +174,7 @@ __all__ = [
     "complete",
     "cross_file",
     "cross_file_again",
+    "cross_file_results",
     "dataclass",
     "decode_source",
     "describe_directive_part",
@@ -182,6 +194,7 @@ __all__ = [
     "hints",
     "in_build_of",
     "include_dirs",
+    "include_groups",
     "inert_edit",
     "language_for_id",
     "language_for_path",
@@ -197,6 +210,8 @@ __all__ = [
     "reanalyse_statement",
     "replace",
     "require_regular_file",
+    "result_of",
+    "with_overlay",
     "workspace_context",
 ]
 

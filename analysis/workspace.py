@@ -5,6 +5,8 @@ workspace folders. Cross-file rules (`rules.workspace_rule`) read every file's c
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+
 from .builds import Build, analyze_files
 from .file_analysis import FileAnalysis, Succession, finish
 from .rules import (
@@ -12,13 +14,15 @@ from .rules import (
     active_workspace_rules,
     group_by_file,
     run_workspace_rule,
+    summarize,
 )
 from .rules.registry import Rule, WorkspaceRuleFunc
 from .semantics.call_graph import FileGraph
-from .semantics.context import WORKSPACE_GRAPH, FileContext, WorkspaceContext
+from .semantics.context import WORKSPACE_GRAPH, FileContext, FileSummary, WorkspaceContext
 from .semantics.propagation import DeviceGraph, DeviceRow
 from .syntax.compile_commands import CompileDatabase
-from .syntax.document import Document
+from .syntax.diagnostics import Finding
+from .syntax.document import Document, LineIndex
 from .syntax.options import Options
 from .syntax.reads import STRUCTURES, renamed
 from .syntax.records import dataclass, replace
@@ -128,6 +132,74 @@ def _carried(kept: WorkspaceRuleTrace, edits: _Edits | None) -> WorkspaceRuleTra
     return kept if reads is kept.reads else replace(kept, reads=reads)
 
 
+@dataclass
+class FileResult:
+    """One file's analysis as plain data (`result_of`): its findings, its line index, and what
+    the cross-file rules read of it, so that the analysis itself can be dropped (or made in
+    another process) before the cross-file rules run (`cross_file_results`)."""
+    lines: LineIndex
+    findings: list[Finding]
+    internal_errors: list[str]
+    summary: FileSummary | None       # None: the file has no context (the cross-file rules skip it)
+    summary_error: str | None = None  # summarising it failed: the rules read every context again
+
+
+def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
+    """`fortran`: whether the workspace has Fortran files (`rules.summarize`)."""
+    summary, error = None, None
+    if analysis.context is not None:
+        try:
+            summary = summarize(analysis.context, path, fortran)
+        except Exception as err:   # (the cross-file rules, reading the context, report it)
+            error = f"{type(err).__name__}: {err}"
+    return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error)
+
+
+class LoadedContexts(Mapping[str, FileContext]):
+    """The files' contexts, each made again when first asked for (`load` returns the contexts
+    of the file and of the files analysed with it) and then kept."""
+
+    def __init__(self, paths: list[str], load: Callable[[str], dict[str, FileContext]]) -> None:
+        self._paths = dict.fromkeys(paths)
+        self._load = load
+        self._loaded: dict[str, FileContext] = {}
+
+    def __getitem__(self, path: str) -> FileContext:
+        if path not in self._paths:
+            raise KeyError(path)
+        if path not in self._loaded:
+            self._loaded.update((p, c) for p, c in self._load(path).items() if p in self._paths)
+        return self._loaded[path]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._paths)
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+
+def cross_file_results(results: dict[str, FileResult], options: Options, database: CompileDatabase | None,
+                       load: Callable[[str], dict[str, FileContext]]) -> dict[str, FileResult]:
+    """`cross_file` over files analysed before (`result_of`): the rules read the summaries, and
+    make a file's context again (`load`) only where they ask for one. The same findings as
+    `cross_file` over the analyses."""
+    paths = [p for p, r in results.items() if r.summary is not None or r.summary_error is not None]
+    contexts = LoadedContexts(paths, load)
+    summaries = {p: r.summary for p, r in results.items() if r.summary is not None}
+    whole = len(summaries) == len(paths)
+    ws = WorkspaceContext(contexts, options, None, database, summaries if whole else None)
+    runs = group_by_file(ws, [run_workspace_rule(r, ws) for r in active_workspace_rules(ws, options.disabled)])
+    out: dict[str, FileResult] = {}
+    for path, r in results.items():
+        run = runs.get(path)
+        if run is None or (not run.findings and not run.internal_errors):
+            out[path] = r
+            continue
+        out[path] = replace(r, findings=finish([*r.findings, *run.findings], options),
+                            internal_errors=[*r.internal_errors, *run.internal_errors])
+    return out
+
+
 def analyze_workspace(documents: dict[str, Document], options: Options | None = None,
                       build: Build | None = None) -> dict[str, FileAnalysis]:
     """Analyse each document (keyed by path) as its build compiles it (`builds.analyze_files`),
@@ -145,5 +217,5 @@ def device_map(documents: dict[str, Document], options: Options | None = None,
     return workspace_context(analyses, options, None, build.database if build is not None else None).device_graph.rows()
 
 
-__all__ = ["CrossFileTrace", "analyze_workspace", "cross_file", "cross_file_again", "device_map",
-           "workspace_context"]
+__all__ = ["CrossFileTrace", "FileResult", "LoadedContexts", "analyze_workspace", "cross_file", "cross_file_again",
+           "cross_file_results", "device_map", "result_of", "workspace_context"]

@@ -19,11 +19,9 @@ from omp_lsp.analysis.check import (
     Build,
     CompileDatabase,
     Document,
-    FileAnalysis,
     Options,
     Severity,
     analyze_files,
-    cross_file,
     dataclass,
     field,
     language_for_path,
@@ -85,6 +83,8 @@ def build_parser() -> argparse.ArgumentParser:
                    help="exit 1 when a finding at or above this severity is reported (default error)")
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="skip files and directories matching GLOB (repeatable)")
+    p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
+                   help="analyse the files in N processes (default: the number of CPUs); the output is the same")
     p.add_argument("--max-file-size", type=float, default=DEFAULT_MAX_FILE_MB, metavar="MB",
                    help=f"skip files larger than this (default {DEFAULT_MAX_FILE_MB:g} MB)")
     p.add_argument("--stdio", action="store_true", help="run the language server on stdio (the default)")
@@ -207,13 +207,15 @@ def _build(args: argparse.Namespace, project: ProjectFile, config: Config, datab
     return Build(database, config.defines, tuple(os.path.normpath(d) for d in dirs), file_versions=not chosen)
 
 
-def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysis], Options, CompileDatabase | None]:
-    """(the given files, every analysis of the program, options, compile_commands.json), cross-file
-    rules not run yet."""
+def _read_program(args: argparse.Namespace) -> tuple[list[str], dict[str, Document], Options, Build,
+                                                     CompileDatabase | None]:
+    """(the given files, every document of the program, options, build, compile_commands.json)."""
     if not args.paths:
         raise UsageError(f"{'--device-map' if args.device_map else '--check'} needs at least one file or directory")
     if args.max_file_size <= 0:
         raise UsageError("--max-file-size must be positive")
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("-j needs a positive number of processes")
     project = _project_file(args)
     excluded_by_project, _ = apply({k: v for k, v in project.settings.items() if canonical(str(k)) == "exclude"},
                                    Config(), project.path or "")
@@ -228,22 +230,22 @@ def _analyse(args: argparse.Namespace) -> tuple[list[str], dict[str, FileAnalysi
         document = read_file(path, max_bytes, named=path in named)
         if document is not None:
             documents[path] = document
-    analyses = analyze_files(documents, options, _build(args, project, config, database))
-    return files, analyses, options, database
+    return files, documents, options, _build(args, project, config, database), database
 
 
 def run_check(args: argparse.Namespace) -> int:
     from . import report  # formats only; no server stack
-    files, analyses, options, database = _analyse(args)
+    from .check_jobs import check, default_jobs
+    files, documents, options, build, database = _read_program(args)
     given = set(files)
     # Cross-file rules see every file of the program as one workspace.
-    checked = [CheckedFile(path, result) for path, result in cross_file(analyses, options, None, database).items()
-               if path in given]
+    results = check(documents, options, build, database, args.jobs or default_jobs())
+    checked = [CheckedFile(path, r.findings, r.internal_errors, r.lines) for path, r in results.items() if path in given]
     for c in checked:
-        for message in c.analysis.internal_errors:
+        for message in c.internal_errors:
             _note(f"{c.path}: {message}")
     out = sys.stdout
-    others = {path: a.document.lines for path, a in analyses.items() if path not in given}
+    others = {path: r.lines for path, r in results.items() if path not in given}
     if args.format == "json":
         report.write_json(checked, out, others)
     elif args.format == "sarif":
@@ -251,7 +253,7 @@ def run_check(args: argparse.Namespace) -> int:
     else:
         report.write_gcc(checked, out, others)
     threshold = Severity.ERROR if args.fail_on == "error" else Severity.WARNING
-    failing = any(f.effective_severity >= threshold for c in checked for f in c.analysis.findings)
+    failing = any(f.effective_severity >= threshold for c in checked for f in c.findings)
     return 1 if failing else 0
 
 
@@ -261,7 +263,8 @@ def run_device_map(args: argparse.Namespace) -> int:
     from . import report
     if args.format == "sarif":
         raise UsageError("--device-map prints text or json (--format json)")
-    _, analyses, options, database = _analyse(args)
+    _, documents, options, build, database = _read_program(args)
+    analyses = analyze_files(documents, options, build)
     graph = workspace_context(analyses, options, None, database).device_graph
     lines = {path: a.document.lines for path, a in analyses.items()}
     if args.format == "json":

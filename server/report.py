@@ -18,7 +18,7 @@ from omp_lsp import __version__
 from .escaping import line_text, unicode_values, uri_path
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.check import DeviceGraph, FileAnalysis
+    from omp_lsp.analysis.check import DeviceGraph
 
 _GCC_LABEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.INFORMATION: "note",
               Severity.HINT: "note"}
@@ -29,9 +29,11 @@ _SARIF_LEVEL = {Severity.ERROR: "error", Severity.WARNING: "warning", Severity.I
 
 @dataclass
 class CheckedFile:
-    """A file `--check` analysed, and its analysis (with the cross-file findings)."""
+    """A file `--check` analysed: its findings (with the cross-file ones) and where its lines start."""
     path: str
-    analysis: FileAnalysis
+    findings: list[Finding]
+    internal_errors: list[str]
+    lines: LineIndex
 
 def _pos(lines: LineIndex, offset: int) -> tuple[int, int]:
     line, col = lines.position(offset, "utf-32")
@@ -44,28 +46,28 @@ def _range(lines: LineIndex, span: Span) -> tuple[int, int, int, int]:
 
 def _findings(checked: list[CheckedFile]) -> Iterator[tuple[CheckedFile, Finding]]:
     for c in checked:
-        for f in c.analysis.findings:
+        for f in c.findings:
             yield c, f
 
 
 def _related_at(c: CheckedFile, r: Related, files: dict[str, LineIndex]) -> tuple[str, LineIndex | None]:
     """Where related information points: this file, or another file of the same check."""
     if r.path is None or r.path == c.path:
-        return c.path, c.analysis.document.lines
+        return c.path, c.lines
     return r.path, files.get(r.path)
 
 
 def _line_indexes(checked: list[CheckedFile]) -> dict[str, LineIndex]:
     """Line indexes of the checked files (`others`: files of the program that were read but not
     given, such as compile_commands.json's, where related information may point)."""
-    return {c.path: c.analysis.document.lines for c in checked}
+    return {c.path: c.lines for c in checked}
 
 
 def write_gcc(checked: list[CheckedFile], out: TextIO, others: dict[str, LineIndex] | None = None) -> None:
     counts = {label: 0 for label in ("error", "warning", "note")}
     files = {**(others or {}), **_line_indexes(checked)}
     for c, f in _findings(checked):
-        lines = c.analysis.document.lines
+        lines = c.lines
         line, col = _pos(lines, f.span[0])
         label = _GCC_LABEL[f.effective_severity]
         counts[label] += 1
@@ -84,7 +86,7 @@ def write_gcc(checked: list[CheckedFile], out: TextIO, others: dict[str, LineInd
 
 
 def _json_diagnostic(c: CheckedFile, f: Finding, files: dict[str, LineIndex]) -> dict[str, Any]:
-    lines = c.analysis.document.lines
+    lines = c.lines
     line, col, end_line, end_col = _range(lines, f.span)
     related = []
     for r in f.related:
@@ -158,7 +160,7 @@ def write_sarif(checked: list[CheckedFile], out: TextIO, others: dict[str, LineI
     files = {**(others or {}), **_line_indexes(checked)}
     results = []
     for c, f in _findings(checked):
-        lines = c.analysis.document.lines
+        lines = c.lines
         result: dict[str, Any] = {
             "ruleId": f.code,
             "ruleIndex": index[f.code],

@@ -12,21 +12,25 @@ from typing import TypeVar, cast
 from ..semantics.context import (  # noqa: F401 - what the rules read, for the entry points' use
     WORKSPACE_GRAPH,
     FileContext,
+    FileSummary,
     WorkspaceContext,
     _Focused,
     body_reads,
     body_words,
+    fact_name,
 )
 from ..syntax import reads as _reads
 from ..syntax.diagnostics import Finding
 from ..syntax.reads import Reads
 from ..syntax.records import dataclass, field
 from .registry import (
+    FILE_FACTS,
     REGISTRY,
     WORKSPACE_REGISTRY,
     Rule,
     RuleFunc,
     WorkspaceRuleFunc,
+    file_fact,
     rule,
     workspace_rule,
 )
@@ -142,7 +146,7 @@ def run_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozens
 
 
 def active_workspace_rules(ws: WorkspaceContext, disabled: frozenset[str] = frozenset()) -> list[Rule[WorkspaceRuleFunc]]:
-    _load(fortran=any(c.document.language.is_fortran for c in ws.files.values()))
+    _load(fortran=any(ws.fortran(p) for p in ws.paths))
     return [r for r in WORKSPACE_REGISTRY if not all(code in disabled for code in r.codes)]
 
 
@@ -167,7 +171,7 @@ def run_workspace_rule(r: Rule[WorkspaceRuleFunc], ws: WorkspaceContext, trace: 
 
 
 def group_by_file(ws: WorkspaceContext, traces: list[WorkspaceRuleTrace]) -> dict[str, RuleRun]:
-    out: dict[str, RuleRun] = {path: RuleRun() for path in ws.files}
+    out: dict[str, RuleRun] = {path: RuleRun() for path in ws.paths}
     for t in traces:
         for path, finding in t.findings:
             out.setdefault(path, RuleRun()).findings.append(finding)
@@ -175,6 +179,18 @@ def group_by_file(ws: WorkspaceContext, traces: list[WorkspaceRuleTrace]) -> dic
             for run in out.values():
                 run.internal_errors.append(t.error)
     return out
+
+
+def summarize(ctx: FileContext, path: str, fortran: bool) -> FileSummary:
+    """What the cross-file rules read of the file (see `FileSummary`). `fortran`: whether the
+    workspace has Fortran files (whose rules, and their facts, are then loaded)."""
+    from ..semantics.call_graph import file_graph
+    from ..semantics.programs import link_facts
+    _load(fortran)
+    graph = file_graph(ctx, path)
+    link_facts(graph, ctx)   # (kept with the graph)
+    return FileSummary(ctx.document.language.is_fortran, graph.detached(),
+                       {fact_name(f): f(ctx) for f in FILE_FACTS})
 
 
 def _load(fortran: bool = True) -> None:
@@ -200,8 +216,8 @@ def iter_rules() -> Iterator[Rule[RuleFunc] | Rule[WorkspaceRuleFunc]]:
     return iter([*REGISTRY, *WORKSPACE_REGISTRY])
 
 
-__all__ = ["REGISTRY", "WORKSPACE_GRAPH", "WORKSPACE_REGISTRY", "FileContext", "Rule", "RuleFunc", "RuleRun",
-           "RuleTrace", "WorkspaceContext", "WorkspaceRuleFunc", "WorkspaceRuleTrace", "active_rules",
-           "active_workspace_rules", "body_reads", "body_words", "checked_again", "drain", "group_by_file",
-           "iter_rules", "rule", "rule_steps", "run_rule", "run_rules", "run_workspace_rule",
-           "run_workspace_rules", "workspace_rule"]
+__all__ = ["FILE_FACTS", "REGISTRY", "WORKSPACE_GRAPH", "WORKSPACE_REGISTRY", "FileContext", "FileSummary", "Rule",
+           "RuleFunc", "RuleRun", "RuleTrace", "WorkspaceContext", "WorkspaceRuleFunc", "WorkspaceRuleTrace", "active_rules",
+           "active_workspace_rules", "body_reads", "body_words", "checked_again", "drain", "fact_name", "file_fact",
+           "group_by_file", "iter_rules", "rule", "rule_steps", "run_rule", "run_rules", "run_workspace_rule",
+           "run_workspace_rules", "summarize", "workspace_rule"]

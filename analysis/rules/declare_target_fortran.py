@@ -32,7 +32,7 @@ from ..model.model_fortran import implicit_none, saves_all
 from ..semantics.context import FileContext, WorkspaceContext
 from ..syntax.diagnostics import Finding, Fix, Related, Severity
 from ..syntax.document import Language
-from .registry import rule, workspace_rule
+from .registry import file_fact, rule, workspace_rule
 
 if TYPE_CHECKING:
     from ..directives.fortran_blocks import Statement
@@ -457,12 +457,39 @@ def indirect_without_list(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- workspace rules ---------------------------------------------------------------------------
-def _fortran_files(ws: WorkspaceContext) -> list[tuple[str, FileContext]]:
-    return [(p, c) for p, c in ws.files.items() if c.document.language.is_fortran]
+def _fortran_files(ws: WorkspaceContext) -> list[str]:
+    return [p for p in ws.paths if ws.fortran(p)]
 
 
 def _scope_of(model: FileModel, symbol: Symbol) -> Scope | None:
     return next((s for s in model.root.walk() if s.symbol is symbol), None)
+
+
+def _interface_marks(ctx: FileContext) -> Iterator[tuple[Scope, Mark]]:
+    """The declare target marks of interface bodies on their own procedure."""
+    if not ctx.has_declare_target:
+        return
+    model = ctx.model
+    for mark in ctx.binding.marks:
+        scope = model.scope_at(ctx.directives[mark.directive].span[0]).enclosing(*SUBPROGRAMS)
+        if scope is not None and scope.interface_body and scope.symbol is not None \
+                and any(s is scope.symbol for s in mark.symbols):
+            yield scope, mark
+
+
+@file_fact
+def interface_marks(ctx: FileContext) -> bool:
+    """Whether an interface body of the file has a declare target directive (OMP155)."""
+    return ctx.document.language.is_fortran and next(_interface_marks(ctx), None) is not None
+
+
+@file_fact
+def defined_procedures(ctx: FileContext) -> frozenset[str]:
+    """The binding names or keys of the procedures the file defines outside modules (OMP155)."""
+    if not ctx.document.language.is_fortran:
+        return frozenset()
+    return frozenset(sym.bind_name or sym.key for sym in ctx.model.root.symbols
+                     if sym.kind == FUNCTION and sym.definition)
 
 
 @workspace_rule("OMP155")
@@ -471,19 +498,18 @@ def interface_mismatch(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     (including device_type) in the procedure's definition, in this or another file."""
     bodies: list[tuple[str, FileContext, Scope, Mark]] = []
     files = _fortran_files(ws)
-    for path, ctx in files:
-        if not ctx.has_declare_target:
-            continue
-        model = ctx.model
-        for mark in ctx.binding.marks:
-            scope = model.scope_at(ctx.directives[mark.directive].span[0]).enclosing(*SUBPROGRAMS)
-            if scope is not None and scope.interface_body and scope.symbol is not None \
-                    and any(s is scope.symbol for s in mark.symbols):
-                bodies.append((path, ctx, scope, mark))
+    for path in files:
+        if ws.fact(path, interface_marks):
+            ctx = ws.files[path]
+            bodies.extend((path, ctx, scope, mark) for scope, mark in _interface_marks(ctx))
     if not bodies:
         return
+    wanted = {scope.symbol.bind_name or scope.symbol.key for _, _, scope, _ in bodies if scope.symbol is not None}
     definitions: dict[str, list[tuple[str, FileContext, Symbol]]] = {}
-    for path, ctx in files:
+    for path in files:
+        if wanted.isdisjoint(ws.fact(path, defined_procedures)):
+            continue
+        ctx = ws.files[path]
         for sym in ctx.model.root.symbols:
             if sym.kind == FUNCTION and sym.definition:
                 definitions.setdefault(sym.bind_name or sym.key, []).append((path, ctx, sym))
@@ -529,24 +555,22 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
     unit with a COMMON statement for it, after the last such statement."""
     files = _fortran_files(ws)
     marks: dict[str, list[tuple[str, FileContext, ListItem]]] = {}
-    for path, ctx in files:
-        if not ctx.has_declare_target:
+    for path in files:
+        if not ws.fact(path, marked_commons):
             continue
-        for d in ctx.directives:
-            if d.name != DECLARE_TARGET:
-                continue
-            for item in _list_items(d):
-                if item.common_block and item.name:
-                    marks.setdefault(f"/{item.name.lower()}/", []).append((path, ctx, item))
+        ctx = ws.files[path]
+        for key, item in _marked_commons(ctx):
+            marks.setdefault(key, []).append((path, ctx, item))
     if not marks:
         return
-    for path, ctx in files:
+    for path in files:
         # the first mark of each common block in this file's program (another program's COMMON
         # statements are another block)
         marked = {key: found[0] for key, found in
                   ((key, [m for m in ms if ws.same_program(path, m[0])]) for key, ms in marks.items()) if found}
-        if not marked:
+        if not marked or marked.keys().isdisjoint(ws.fact(path, common_blocks)):
             continue
+        ctx = ws.files[path]
         model = ctx.model
         directives = [d for d in ctx.directives if d.name == DECLARE_TARGET] if ctx.has_declare_target else []
         for unit in model.root.walk():
@@ -567,7 +591,7 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
                                    other_path if other_path != path else None),
                            Related(common.name_span, "the last COMMON statement for it in this unit")]
                 if items:
-                    d, item = items[-1]
+                    item = items[-1][1]
                     yield path, Finding(
                         "OMP159",
                         f"the declare target directive for {item.text} must come after the last COMMON statement "
@@ -581,6 +605,35 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
                     f"({_where(other_path, other_ctx, other_item.span[0])}), so every unit with a COMMON "
                     f"statement for it needs `!$omp declare target({text})` after its last COMMON statement",
                     common.name_span, related=related, fixes=[_insert_directive_after(ctx, common, text)])
+
+
+def _marked_commons(ctx: FileContext) -> Iterator[tuple[str, ListItem]]:
+    """(`/name/`, item) of every common block the file's declare target directives name."""
+    if not ctx.has_declare_target:
+        return
+    for d in ctx.directives:
+        if d.name != DECLARE_TARGET:
+            continue
+        for item in _list_items(d):
+            if item.common_block and item.name:
+                yield f"/{item.name.lower()}/", item
+
+
+@file_fact
+def marked_commons(ctx: FileContext) -> bool:
+    """Whether the file's declare target directives name a common block (OMP159)."""
+    return ctx.document.language.is_fortran and next(_marked_commons(ctx), None) is not None
+
+
+@file_fact
+def common_blocks(ctx: FileContext) -> frozenset[str]:
+    """The keys (`/name/`) of the common blocks the file's program units have COMMON statements
+    for (OMP159)."""
+    if not ctx.document.language.is_fortran:
+        return frozenset()
+    return frozenset(sym.key for unit in ctx.model.root.walk()
+                     if unit.kind in COMMON_UNITS and not unit.interface_body and unit.complete
+                     for sym in unit.symbols if sym.kind == COMMON)
 
 
 def _list_items(d: Directive) -> list[ListItem]:
@@ -607,25 +660,21 @@ def bind_c_entity_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str
     """A BIND(C) list item whose C entity (declared in a C/C++ file of the workspace) is not
     declare target there."""
     wanted: list[tuple[str, Mark, Symbol]] = []
-    for path, ctx in _fortran_files(ws):
-        if not ctx.has_declare_target:
-            continue
-        for mark in ctx.binding.marks:
-            sym = next((s for s in mark.symbols if s.bind_name), None)
-            if sym is not None and mark.explicit:
-                wanted.append((path, mark, sym))
+    for path in _fortran_files(ws):
+        if ws.fact(path, bind_c_marks):
+            wanted.extend((path, mark, sym) for mark, sym in _bind_c_marks(ws.files[path]))
     if not wanted:
         return
-    c_files = [(p, c) for p, c in ws.files.items() if not c.document.language.is_fortran]
+    c_files = [p for p in ws.paths if not ws.fortran(p)]
     for path, mark, sym in wanted:
         name = sym.bind_name or ""
         kind = FUNCTION if sym.kind in (FUNCTION, ENTRY) else VARIABLE
         declared: list[tuple[str, Symbol]] = []
         marked = False
-        for c_path, c in c_files:
-            if not ws.same_program(path, c_path):
+        for c_path in c_files:
+            if not ws.same_program(path, c_path) or name not in ws.fact(c_path, c_declared):
                 continue
-            hits, is_marked = _c_declarations(c, name, kind)
+            hits, is_marked = _c_declarations(ws.files[c_path], name, kind)
             marked = marked or is_marked
             declared.extend((c_path, s) for s in hits)
         if not declared or marked:
@@ -639,6 +688,30 @@ def bind_c_entity_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str
             f"'{sym.name}' is BIND(C) with the C name '{name}', and the C {what} '{name}' is not declare target "
             f"in the C sources: add `#pragma omp declare target` for it there, or the device code will not link",
             mark.span, related=[Related(c_sym.name_span, f"C declaration of '{name}'", c_path)])
+
+
+def _bind_c_marks(ctx: FileContext) -> Iterator[tuple[Mark, Symbol]]:
+    """The explicit marks of BIND(C) procedures and variables, with the one that has a C name."""
+    if not ctx.has_declare_target:
+        return
+    for mark in ctx.binding.marks:
+        sym = next((s for s in mark.symbols if s.bind_name), None)
+        if sym is not None and mark.explicit:
+            yield mark, sym
+
+
+@file_fact
+def bind_c_marks(ctx: FileContext) -> bool:
+    """Whether the file marks a BIND(C) entity declare target (OMP160)."""
+    return ctx.document.language.is_fortran and next(_bind_c_marks(ctx), None) is not None
+
+
+@file_fact
+def c_declared(ctx: FileContext) -> frozenset[str]:
+    """C/C++: the names the file declares outside function bodies (OMP160 looks for C names)."""
+    if ctx.document.language.is_fortran:
+        return frozenset()
+    return frozenset(s.key for s in ctx.model.symbols)
 
 
 def _c_declarations(c: FileContext, name: str, kind: str) -> tuple[list[Symbol], bool]:
@@ -663,18 +736,40 @@ def undeclared_names(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     before 5.2, and in a link clause at any version (from 5.2 a name in enter/to or a bare
     list is an external procedure) (OMP165). A workspace rule: a procedure another file
     defines may be what the name means."""
-    found = [(path, ctx, mark, scope) for path, ctx in _fortran_files(ws) if ctx.has_declare_target
-             for mark, scope in _undeclared_marks(ctx)]
+    files = _fortran_files(ws)
+    found = [(path, ctx, mark, scope) for path in files if ws.fact(path, undeclared_marks)
+             for ctx in (ws.files[path],) for mark, scope in _undeclared_marks(ctx)]
+    procedures: dict[str, frozenset[str]] = {}
+
+    def declares_procedure(p: str, key: str) -> bool:
+        if p not in procedures:
+            procedures[p] = ws.fact(p, procedure_keys)
+        return key in procedures[p]
+
     for path, ctx, mark, scope in found:
         item = mark.item
         assert item is not None and item.name is not None
         key = item.name.lower()
-        if any(p != path and any(s.kind in PROCEDURE_KINDS for s in c.model.named(key))
-               for p, c in _fortran_files(ws)):
+        if any(p != path and declares_procedure(p, key) for p in files):
             continue  # a procedure of that name exists: the directive may mean it
         finding = _undeclared_finding(ctx, mark, scope)
         if finding is not None:
             yield path, finding
+
+
+@file_fact
+def undeclared_marks(ctx: FileContext) -> bool:
+    """Whether a declare target of the file names something it does not declare (OMP162, OMP165)."""
+    return ctx.document.language.is_fortran and ctx.has_declare_target \
+        and next(_undeclared_marks(ctx), None) is not None
+
+
+@file_fact
+def procedure_keys(ctx: FileContext) -> frozenset[str]:
+    """Fortran: the keys of the procedures the file declares (OMP162, OMP165)."""
+    if not ctx.document.language.is_fortran:
+        return frozenset()
+    return frozenset(s.key for s in ctx.model.symbols if s.kind in PROCEDURE_KINDS)
 
 
 def _undeclared_marks(ctx: FileContext) -> Iterator[tuple[Mark, Scope]]:

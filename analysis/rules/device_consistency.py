@@ -12,13 +12,13 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..semantics.call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
-from ..semantics.context import WorkspaceContext
+from ..semantics.context import FileContext, WorkspaceContext
 from ..semantics.propagation import DeviceGraph, Entity, Step, describe_chain
 from ..syntax.device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Language
 from ..syntax.regular_files import read_regular_file
-from .registry import workspace_rule
+from .registry import file_fact, workspace_rule
 
 if TYPE_CHECKING:
     from ..model.file_model import Symbol
@@ -76,6 +76,22 @@ def _overloaded(e: Entity) -> bool:
     return len(params) > 1
 
 
+@file_fact
+def variant_bases(ctx: FileContext) -> frozenset[str]:
+    """Names (lower case, unqualified) of the procedures the file's declare variant directives
+    give a variant."""
+    out: set[str] = set()
+    if ctx.directives_named("begin declare variant"):
+        out.add("*")  # a begin/end region: every function in it is a variant of its namesake
+    if not ctx.directives_named("declare variant"):
+        return frozenset(out)
+    if ctx.document.language.is_fortran:
+        out.update(v.base.key for v in ctx.fortran_variants if v.base is not None)
+    else:
+        out.update(rec.base.name.lower() for rec in ctx.variants.directives if rec.base is not None)
+    return frozenset(out)
+
+
 def _variant_bases(ws: WorkspaceContext) -> set[str]:
     """Names (lower case, unqualified) of procedures that are the base of a declare variant:
     a variant may replace them on the other side, which these rules do not model."""
@@ -83,15 +99,8 @@ def _variant_bases(ws: WorkspaceContext) -> set[str]:
     if cached is not None:
         return cached
     out: set[str] = set()
-    for ctx in ws.files.values():
-        if ctx.directives_named("begin declare variant"):
-            out.add("*")  # a begin/end region: every function in it is a variant of its namesake
-        if not ctx.directives_named("declare variant"):
-            continue
-        if ctx.document.language.is_fortran:
-            out.update(v.base.key for v in ctx.fortran_variants if v.base is not None)
-        else:
-            out.update(rec.base.name.lower() for rec in ctx.variants.directives if rec.base is not None)
+    for path in ws.paths:
+        out |= ws.fact(path, variant_bases)
     ws.__dict__["_variant_bases"] = out
     return out
 
@@ -106,7 +115,7 @@ def _edges(ws: WorkspaceContext, want: Callable[[Entity], bool]) -> Iterator[tup
     references are grouped by target once for all the rules, and each rule asks about each
     entity once: a rule about host procedures reads only the references to them."""
     graph = ws.device_graph
-    index = graph.references_by_target(ws.files)
+    index = graph.references_by_target(ws.paths)
     entities = graph.entities
     for key, refs in index.items():
         target = entities.get(key)
@@ -193,9 +202,28 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
     if any(word.search(text) for text in headers):
         return True
     # so may a declare target too large to read (OMP013) that spells it (Fortran: in any case)
-    ctx = ws.files.get(path)
-    unread = [d.raw.body for d in ctx.directives if d.unread and d.name == "declare target"] if ctx else []
+    unread = ws.fact(path, unread_declare_targets) if _holds(ws, path) else ()
     return bool(unread) and any(re.search(word.pattern, text, re.IGNORECASE) for text in unread)
+
+
+def _holds(ws: WorkspaceContext, path: str) -> bool:
+    return path in (ws.summaries if ws.summaries is not None else ws.files)
+
+
+@file_fact
+def unread_declare_targets(ctx: FileContext) -> tuple[bytes, ...]:
+    """The texts of the file's declare target directives too large to read (OMP013)."""
+    return tuple(d.raw.body for d in ctx.directives if d.unread and d.name == "declare target")
+
+
+@file_fact
+def translation_unit(ctx: FileContext) -> tuple[str, ...] | None:
+    """The headers the file's translation unit reads; None when one of its `#include "..."`
+    cannot be found (or the file was read without a build's configuration)."""
+    configuration = ctx.configuration
+    if configuration is None or configuration.unresolved:
+        return None
+    return tuple(configuration.translation_unit)
 
 
 def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
@@ -204,17 +232,16 @@ def _headers(ws: WorkspaceContext, path: str) -> list[bytes] | None:
     cache: dict[str, list[bytes] | None] = ws.__dict__.setdefault("_headers", {})
     if path in cache:
         return cache[path]
-    ctx = ws.files.get(path)
-    configuration = ctx.configuration if ctx is not None else None
+    unit = ws.fact(path, translation_unit) if _holds(ws, path) else None
     out: list[bytes] | None = []
-    if configuration is None or configuration.unresolved:
+    if unit is None:
         out = None
     else:
         assert out is not None   # (the list above)
         held = ws.__dict__.get("_held")
         if held is None:
-            held = ws.__dict__["_held"] = {os.path.normcase(os.path.abspath(p)) for p in ws.files}
-        for header in configuration.translation_unit:
+            held = ws.__dict__["_held"] = {os.path.normcase(os.path.abspath(p)) for p in ws.paths}
+        for header in unit:
             if os.path.normcase(os.path.abspath(header)) in held:
                 continue
             texts = _read_header(header)
@@ -266,12 +293,19 @@ def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Fin
 
 
 # -- OMP404 / OMP406 --------------------------------------------------------------------------------
+@file_fact
+def threadprivate_keys(ctx: FileContext) -> frozenset[str]:
+    """The keys of the variables the file's threadprivate directives name."""
+    return frozenset(ctx.model.threadprivate)
+
+
+@file_fact
+def openmp_version(ctx: FileContext) -> int:
+    return ctx.version
+
+
 def _threadprivate(ws: WorkspaceContext, e: Entity) -> bool:
-    for p, d in e.declarations:
-        ctx = ws.files.get(p)
-        if ctx is not None and d.symbol.key in ctx.model.threadprivate:
-            return True
-    return False
+    return any(_holds(ws, p) and d.symbol.key in ws.fact(p, threadprivate_keys) for p, d in e.declarations)
 
 
 @workspace_rule("OMP404")
@@ -299,7 +333,7 @@ def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Findi
             "OMP404", f"global variable '{target.name}' is used in '{_unit_name(graph, edge.source)}', which runs "
             f"on the device ({describe_chain(steps[:-1])}), but is not declare target: the device has no copy "
             f"of it and the device link fails; add '{target.name}' to a declare target directive "
-            f"({'enter' if ws.files[path].version >= 52 else 'to'} or link)",
+            f"({'enter' if ws.fact(path, openmp_version) >= 52 else 'to'} or link)",
             edge.span, related=[Related(decl.symbol.name_span, f"'{target.name}' is declared here", None if home == path
                                         else home), *_related(steps, path)],
             fixes=_mark_fix(ws, home, decl.symbol) if home == path else [])  # a fix edits its own file
@@ -347,6 +381,18 @@ _ASSIGN = re.compile(rb"(?<![\w.>])(%s)\s*(?:\[[^\]=;]*\]\s*)?(?:\)\s*\([^;{}=]*
 
 
 _POINTS = r"(?<![\w%%])(%s)\s*=>\s*([A-Za-z_]\w*)(\s*\(\s*\))?"
+# every name `_ASSIGN` or `_POINTS` may find given a value: what it is followed by, without the value
+_ASSIGNED = re.compile(rb"(?<![\w.>])([A-Za-z_]\w*)(?=\s*(?:\[[^\]=;]*\]\s*)?(?:\)\s*\([^;{}=]*\)\s*)?=(?!=))")
+_POINTED = re.compile(rb"(?<![\w%])([A-Za-z_]\w*)(?=\s*=>)")
+
+
+@file_fact
+def assigned_names(ctx: FileContext) -> frozenset[str]:
+    """The names the file may give a value to (Fortran: lower case, pointer assignments only):
+    the files where `_assigned` looks for a pointer's values."""
+    if ctx.document.language.is_fortran:
+        return frozenset(m.group(1).decode().lower() for m in _POINTED.finditer(ctx.document.source))
+    return frozenset(m.group(1).decode() for m in _ASSIGNED.finditer(ctx.document.source))
 
 
 def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int], str]] | None:
@@ -358,11 +404,12 @@ def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int
     c_pattern = re.compile(_ASSIGN.pattern % re.escape(name.encode()))
     f_pattern = re.compile((_POINTS % re.escape(name)).encode(), re.IGNORECASE)
     out: list[tuple[str, tuple[int, int], str]] = []
-    for path, ctx in ws.files.items():
-        fortran = ctx.document.language.is_fortran
-        source = ctx.document.source
-        if (name.lower() if fortran else name).encode() not in (ctx.source_lower() if fortran else source):
+    for path in ws.paths:
+        fortran = ws.fortran(path)
+        if (name.lower() if fortran else name) not in ws.fact(path, assigned_names):
             continue
+        ctx = ws.files[path]
+        source = ctx.document.source
         if fortran:
             for m in f_pattern.finditer(source):
                 ident = m.group(2).decode().lower()
@@ -402,10 +449,12 @@ def _fortran_procedure(ws: WorkspaceContext, path: str, key: str, offset: int) -
 
 
 def _key_in(graph: DeviceGraph, path: str, symbol: Symbol) -> str | None:
+    """The entity key of a declaration of the file (by place: the graph may hold a copy of it)."""
     fg = graph.files.get(path)
     if fg is None:
         return None
-    return next((d.key for d in fg.declared if d.symbol is symbol), None)
+    return next((d.key for d in fg.declared if d.symbol.name_span == symbol.name_span and d.symbol.key == symbol.key),
+                None)
 
 
 @workspace_rule("OMP405")

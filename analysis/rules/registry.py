@@ -31,6 +31,9 @@ class Rule(Generic[F]):
 
 REGISTRY: list[Rule[RuleFunc]] = []
 WORKSPACE_REGISTRY: list[Rule[WorkspaceRuleFunc]] = []
+# What the cross-file rules read of each file, as small plain values (WorkspaceContext.fact):
+# computed for every file when its analysis ends, when the workspace keeps summaries.
+FILE_FACTS: list[Callable[[FileContext], object]] = []
 
 
 def _check_codes(codes: tuple[str, ...]) -> None:
@@ -59,3 +62,13 @@ def workspace_rule(*codes: str) -> Callable[[WorkspaceRuleFunc], WorkspaceRuleFu
     return register
 
 
+
+
+FactFunc = TypeVar("FactFunc", bound=Callable[..., object])
+
+
+def file_fact(func: FactFunc) -> FactFunc:
+    """Register a file fact: a function of one file's context whose value (plain data, small)
+    a cross-file rule reads through `WorkspaceContext.fact`."""
+    FILE_FACTS.append(func)
+    return func

@@ -5,10 +5,16 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from ..semantics.context import WorkspaceContext
+from ..semantics.context import FileContext, WorkspaceContext
 from ..syntax.device_limits import REJECTED
 from ..syntax.diagnostics import Finding
-from .registry import workspace_rule
+from .registry import file_fact, workspace_rule
+
+
+@file_fact
+def directive_names(ctx: FileContext) -> frozenset[str]:
+    """The names of the file's directives (`declare target`, `target teams` ...)."""
+    return frozenset(d.name for d in ctx.directives)
 
 
 @workspace_rule("OMP505")
@@ -17,8 +23,11 @@ def rejected_by_toolchain(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]
     rejected = [(name, REJECTED[name]) for name in names if name in REJECTED]
     if not rejected:
         return
-    for path, ctx in ws.files.items():
-        for d in ctx.directives:
+    wanted = {feature.directive for _, features in rejected for feature in features}
+    for path in ws.paths:
+        if wanted.isdisjoint(ws.fact(path, directive_names)):
+            continue
+        for d in ws.files[path].directives:
             for name, features in rejected:
                 for feature in features:
                     if d.name != feature.directive:

@@ -164,6 +164,16 @@ class FileGraph:
         """The entity key of one of this file's declarations (None: not an entity)."""
         return self.keys.get(id(symbol))
 
+    def detached(self) -> FileGraph:
+        """The same facts holding nothing of the file's model: each declaration's symbol is a
+        copy alone in a scope of its kind, with its parameter types read (what the cross-file
+        rules read of it), and no symbol keys. Plain data, to hand to another process."""
+        graph = replace(self, declared=[replace(d, symbol=_alone(d.symbol)) for d in self.declared], keys={})
+        for name in ("_signature", "_link_facts"):
+            if name in self.__dict__:
+                graph.__dict__[name] = self.__dict__[name]
+        return graph
+
     def line(self, offset: int) -> int:
         """1-based line of a byte offset (0 when unknown)."""
         return self.line_of(offset) + 1 if self.line_of is not None else 0
@@ -182,6 +192,13 @@ class FileGraph:
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
                 tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates, e.device_target, e.variants)
                               for e in self.edges})))
+
+
+def _alone(s: Symbol) -> Symbol:
+    scope = Scope(s.scope.kind, s.scope.name, s.scope.span)
+    return Symbol(s.name, s.key, s.kind, s.span, s.name_span, scope, s.definition,
+                  params=s.params if s.kind in (FUNCTION, PROCEDURE, ENTRY) else (),
+                  initialized=s.initialized, bind_name=s.bind_name, qualified=s.qualified)
 
 
 def qualify(key: str, path: str, scope: str) -> str:

@@ -4,8 +4,8 @@
 incremental analysis. Below the rule registry: rules and the entry points import it."""
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
-from typing import TYPE_CHECKING, cast
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..directives.nodes import Directive
 from ..directives.structure import Structure
@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ..syntax.compile_commands import CompileDatabase
     from ..syntax.options import Options
     from ..units import Configuration
+    from .call_graph import FileGraph
     from .declare_target import Binding, Mark
     from .propagation import DeviceGraph
     from .variants import VariantDirective, Variants
@@ -278,13 +279,54 @@ class _Focused(FileContext):
 WORKSPACE_GRAPH = "workspace device graph"   # the structure name of WorkspaceContext.device_graph
 
 
+T = TypeVar("T")
+
+
+def fact_name(of: Callable[[FileContext], object]) -> str:
+    """The name a file fact is kept under in a `FileSummary` (the same in every process)."""
+    return f"{of.__module__}:{of.__qualname__}"
+
+
+@dataclass
+class FileSummary:
+    """What the cross-file rules read of one analysed file, as plain data: its part of the
+    device graph (`FileGraph.detached`) and the value of every file fact (`rules.file_fact`,
+    by `fact_name`). A workspace of summaries needs no file's tree or model in memory, and a
+    summary can be made in another process."""
+    fortran: bool
+    graph: FileGraph
+    facts: dict[str, object]
+
+
 @dataclass
 class WorkspaceContext:
-    """Every file of the workspace (the files given to --check, the server's folders)."""
-    files: dict[str, FileContext] = field(default_factory=dict)
+    """Every file of the workspace (the files given to --check, the server's folders).
+
+    The cross-file rules read each file through `fact` first: a small value computed from its
+    context (`rules.file_fact`), and its context (`files`) only for the few files those facts
+    single out. With `summaries`, the facts and graphs were computed when each file's analysis
+    ended, and `files` makes a context again only when a rule asks for one."""
+    files: Mapping[str, FileContext] = field(default_factory=dict)
     options: Options | None = None
     graph: DeviceGraph | None = None       # the server keeps one across edits (incremental)
     database: CompileDatabase | None = None   # compile_commands.json: include paths of each file
+    summaries: Mapping[str, FileSummary] | None = None
+
+    @property
+    def paths(self) -> Iterable[str]:
+        """Every file of the workspace."""
+        return self.summaries.keys() if self.summaries is not None else self.files.keys()
+
+    def fortran(self, path: str) -> bool:
+        if self.summaries is not None:
+            return self.summaries[path].fortran
+        return self.files[path].document.language.is_fortran
+
+    def fact(self, path: str, of: Callable[[FileContext], T]) -> T:
+        """A file fact (`rules.file_fact`) of one file: the summary's, or read from its context."""
+        if self.summaries is not None:
+            return cast(T, self.summaries[path].facts[fact_name(of)])
+        return of(self.files[path])
 
     @property
     def device_graph(self) -> DeviceGraph:
@@ -295,7 +337,10 @@ class WorkspaceContext:
             self.graph = DeviceGraph(self.options.propagation if self.options else "spec")
         if self.__dict__.get("_synced") is not True:
             from .programs import in_build_of
-            self.graph.sync(self.files, in_build_of(self.database))
+            if self.summaries is not None:
+                self.graph.sync_graphs({p: s.graph for p, s in self.summaries.items()}, in_build_of(self.database))
+            else:
+                self.graph.sync(self.files, in_build_of(self.database))
             self.__dict__["_synced"] = True
         return self.graph
 

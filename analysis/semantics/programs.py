@@ -106,6 +106,14 @@ class Programs:
         return sa == sb or sa.startswith("header:") or sb.startswith("header:")
 
 
+def cached_link_facts(graph: FileGraph) -> LinkFacts:
+    """The link facts `link_facts` read for this graph (kept with it, also when detached)."""
+    found: LinkFacts | None = graph.__dict__.get("_link_facts")
+    if found is None:
+        raise ValueError(f"the graph of {graph.path} has no link facts: read them (link_facts) before detaching it")
+    return found
+
+
 def link_facts(graph: FileGraph, ctx: FileFacts) -> LinkFacts:
     """What a file's graph says about its links (common blocks are every unit's own: no link)."""
     found: LinkFacts | None = graph.__dict__.get("_link_facts")
@@ -327,4 +335,4 @@ def _candidates(p: str, definers: Iterable[str], facts: dict[str, LinkFacts], ow
     return sorted(d for d in found if distance[d] == nearest)
 
 
-__all__ = ["LinkFacts", "Programs", "in_build_of", "link_facts", "partition", "relinked"]
+__all__ = ["LinkFacts", "Programs", "cached_link_facts", "in_build_of", "link_facts", "partition", "relinked"]

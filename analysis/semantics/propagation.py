@@ -40,7 +40,7 @@ from .call_graph import (
     qualify,
     scoped_graph,
 )
-from .programs import LinkFacts, Programs, link_facts, partition, relinked
+from .programs import LinkFacts, Programs, cached_link_facts, link_facts, partition, relinked
 
 if TYPE_CHECKING:
     from typing import Protocol
@@ -237,6 +237,22 @@ class DeviceGraph:
             # an empty graph: every file read, then propagated once (not once per file)
             self.rebuild()
 
+    def sync_graphs(self, graphs: Mapping[str, FileGraph], in_build: Callable[[str], bool] | None = None) -> None:
+        """`sync` from files' graphs made elsewhere (`FileGraph.detached`, with their link facts
+        read before: `programs.link_facts`) rather than from their contexts."""
+        first = not self.files and bool(graphs)
+        if in_build is not self._in_build:
+            self._in_build = in_build
+            self._partitioned = False
+        for path in [p for p in self._raw if p not in graphs]:
+            self._take(path, None)
+        for path, raw in graphs.items():
+            if self._raw.get(path) is not raw:
+                self._read(path, raw, cached_link_facts(raw))
+        self._install(propagate=not first)
+        if first:
+            self.rebuild()
+
     def update(self, path: str, ctx: FileFacts | None) -> None:
         """Replace one file's part of the graph (None: the file is gone) and re-propagate."""
         self._take(path, ctx)
@@ -248,27 +264,33 @@ class DeviceGraph:
         previous = (before, old) if before is not None and old is not None else None
         raw = file_graph(ctx, path, previous, self.after_edit) if ctx is not None else None
         if ctx is not None and raw is not None:
-            self._contexts[path], self._raw[path] = ctx, raw
+            self._contexts[path] = ctx
             same = old is not None and old.declared is raw.declared and old.edges is raw.edges \
                 and before is not None and before.configuration is ctx.configuration
-            facts = self._facts[path] if same and path in self._facts else link_facts(raw, ctx)
-            if self._facts.get(path) != facts:
-                self._facts[path] = facts
-                # (a changed use inside the file's program changes no other file's program)
-                again = relinked(self.programs, path, facts) if self._partitioned else None
-                if again is not None:
-                    self.programs = again
-                else:
-                    self._partitioned = False
-        else:
-            self._contexts.pop(path, None)
-            self._raw.pop(path, None)
-            self._scoped_cache.pop(path, None)   # (their graphs hold the file's model)
-            self._names_cache.pop(path, None)
-            if self._facts.pop(path, None) is not None:
-                self._partitioned = False
+            self._read(path, raw, self._facts[path] if same and path in self._facts else link_facts(raw, ctx))
+            return
+        self._contexts.pop(path, None)
+        self._raw.pop(path, None)
+        self._scoped_cache.pop(path, None)   # (their graphs hold the file's model)
+        self._names_cache.pop(path, None)
+        if self._facts.pop(path, None) is not None:
+            self._partitioned = False
         self._pending[path] = None
         # files that read this one's declarations through their translation unit
+        self._pending.update((p, None) for p in self.programs.readers(path))
+
+    def _read(self, path: str, raw: FileGraph, facts: LinkFacts) -> None:
+        """Take one file's graph and link facts (`_install` puts them in the graph)."""
+        self._raw[path] = raw
+        if self._facts.get(path) != facts:
+            self._facts[path] = facts
+            # (a changed use inside the file's program changes no other file's program)
+            again = relinked(self.programs, path, facts) if self._partitioned else None
+            if again is not None:
+                self.programs = again
+            else:
+                self._partitioned = False
+        self._pending[path] = None
         self._pending.update((p, None) for p in self.programs.readers(path))
 
     def _install(self, propagate: bool = True) -> None:
