@@ -187,7 +187,8 @@ def cross_file_results(results: dict[str, FileResult], options: Options, databas
     contexts = LoadedContexts(paths, load)
     summaries = {p: r.summary for p, r in results.items() if r.summary is not None}
     whole = len(summaries) == len(paths)
-    ws = WorkspaceContext(contexts, options, None, database, summaries if whole else None)
+    ws = WorkspaceContext(contexts, options, None, database, summaries if whole else None,
+                          {p: results[p].lines.source for p in paths} if whole else None)
     runs = group_by_file(ws, [run_workspace_rule(r, ws) for r in active_workspace_rules(ws, options.disabled)])
     out: dict[str, FileResult] = {}
     for path, r in results.items():

@@ -1,19 +1,20 @@
 """`omp-lsp --check -j N`: the files analysed in N processes, then the cross-file rules in this one.
 
 The files are split into groups that include none of each other's files (`include_groups`):
-each group is analysed as on its own, in a forked worker, and comes back as plain data (the
-findings, the line index and the cross-file summary of each file: `FileResult`). No worker holds
-more than one group's trees and models, and this process holds none: the cross-file rules read the
-summaries, and analyse a group again only for a file whose context a rule asks for. With one
-job, or one group, the same steps run in this process, without a pool.
+each group is analysed as on its own in a process forked for it, and comes back as plain data (the
+findings, the line index and the cross-file summary of each file: `FileResult`). No process holds
+more than one group's trees and models, and this one holds none: the cross-file rules read the
+summaries, and analyse a group again only for a file whose context a rule asks for. A worker
+exits once its group is sent, without freeing what it built (a model is millions of objects: freeing
+them costs as much as a rule). With one group, the same steps run in this process, without a fork.
 """
 from __future__ import annotations
 
+import gc
 import os
+import pickle
+import selectors
 from collections.abc import Iterator
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
-from multiprocessing import get_context
 
 from omp_lsp.analysis.check import (
     Build,
@@ -40,8 +41,8 @@ def default_jobs() -> int:
 
 
 class _Work:
-    """What every worker reads (set before the workers are forked, so nothing is sent to them
-    but a group's number)."""
+    """The documents and how they are built, and the groups: a forked worker has them in its
+    memory already, and is told only a group's number."""
 
     def __init__(self, documents: dict[str, Document], options: Options, build: Build,
                  groups: list[list[str]]) -> None:
@@ -55,10 +56,11 @@ class _Work:
         for path, analysis in analyze_files(documents, self.options, self.build).items():
             yield path, analysis.context, result_of(path, analysis, self.fortran)
 
-    def results(self, number: int) -> list[tuple[str, FileResult]]:
+    def results(self, number: int, release: bool = True) -> list[tuple[str, FileResult]]:
+        """The group's results. `release`: free each analysis at once (this process goes on)."""
         out = []
         for path, context, result in self.analyses(self.groups[number]):
-            if context is not None:
+            if context is not None and release:
                 context.release()   # (its model's cycles: freed now, not at the next collection)
             out.append((path, result))
         return out
@@ -67,32 +69,17 @@ class _Work:
         return {path: context for path, context, _ in self.analyses(group) if context is not None}
 
 
-_WORK: _Work | None = None
-
-
-def _results_of_group(number: int) -> list[tuple[str, FileResult]]:
-    assert _WORK is not None   # (set before the fork)
-    return _WORK.results(number)
-
-
 def check(documents: dict[str, Document], options: Options, build: Build, database: CompileDatabase | None,
           jobs: int) -> dict[str, FileResult]:
     """Every document analysed as its build compiles it, then the cross-file rules: the same
     findings as `analyze_files` and `cross_file` on all of them, for every `jobs`."""
-    global _WORK
     build = replace(build, headers=with_overlay(build.headers, documents))
     groups = include_groups(documents, build)
     work = _Work(documents, options, build, groups)
-    found: dict[str, FileResult] = {}
-    if jobs > 1 and len(groups) > 1:
-        _WORK = work
-        try:
-            found.update(_in_processes(work, min(jobs, len(groups))))
-        finally:
-            _WORK = None
-    for number, group in enumerate(groups):   # (all of them with one job; after a lost worker, the rest)
-        if any(p not in found for p in group):
-            found.update(work.results(number))
+    found = _in_processes(work, jobs) if len(groups) > 1 else {}
+    left = [n for n, group in enumerate(groups) if any(p not in found for p in group)]
+    for i, number in enumerate(left):   # (one group; or those whose worker failed)
+        found.update(work.results(number, release=i + 1 < len(left)))
     group_of = {path: group for group in groups for path in group}
 
     def load(path: str) -> dict[str, FileContext]:
@@ -100,18 +87,66 @@ def check(documents: dict[str, Document], options: Options, build: Build, databa
     return cross_file_results({p: found[p] for p in documents}, options, database, load)
 
 
-def _in_processes(work: _Work, workers: int) -> dict[str, FileResult]:
-    """The groups' results from forked workers, the largest groups first (the last to finish
-    is then a small one). A worker that dies loses its groups: `check` analyses them here."""
+def _in_processes(work: _Work, jobs: int) -> dict[str, FileResult]:
+    """The groups' results, each from a process forked for it, at most `jobs` at a time, the
+    largest groups first (the last to finish is then a small one). A group whose worker failed
+    is left out: `check` analyses it here."""
     order = sorted(range(len(work.groups)), key=lambda n: -sum(len(work.documents[p].source) for p in work.groups[n]))
     found: dict[str, FileResult] = {}
-    try:
-        with ProcessPoolExecutor(workers, mp_context=get_context("fork")) as pool:
-            for results in pool.map(_results_of_group, order):
-                found.update(results)
-    except BrokenProcessPool:
-        pass
+    running: dict[int, tuple[int, list[bytes]]] = {}   # read end -> (pid, what was read)
+    with selectors.DefaultSelector() as selector:
+        while order or running:
+            while order and len(running) < jobs:
+                read_end, pid = _fork(work, order.pop(0))
+                running[read_end] = (pid, [])
+                selector.register(read_end, selectors.EVENT_READ)
+            for key, _ in selector.select():
+                fd = key.fd
+                pid, chunks = running[fd]
+                chunk = os.read(fd, 1 << 20)
+                if chunk:
+                    chunks.append(chunk)
+                    continue
+                selector.unregister(fd)
+                os.close(fd)
+                del running[fd]
+                _, status = os.waitpid(pid, 0)
+                if os.waitstatus_to_exitcode(status) == 0:
+                    for path, result in _loaded(b"".join(chunks)):
+                        document = work.documents[path]
+                        # (the text's bytes once: the worker's copy of the line index reads the same)
+                        found[path] = replace(result, lines=document.lines) \
+                            if result.lines.source == document.source else result
     return found
+
+
+def _fork(work: _Work, number: int) -> tuple[int, int]:
+    """(the read end of its pipe, the pid) of a process that analyses one group, writes its
+    results to the pipe and exits."""
+    read_end, write_end = os.pipe()
+    pid = os.fork()
+    if pid:
+        os.close(write_end)
+        return read_end, pid
+    status = 1
+    try:
+        os.close(read_end)
+        gc.disable()   # (it exits when done: nothing to collect)
+        data = pickle.dumps(work.results(number, release=False), protocol=pickle.HIGHEST_PROTOCOL)
+        view = memoryview(data)
+        while view:
+            view = view[os.write(write_end, view):]
+        status = 0
+    finally:
+        os._exit(status)   # (not the parent's exit handlers, nor its buffered output)
+
+
+def _loaded(data: bytes) -> list[tuple[str, FileResult]]:
+    try:
+        found: list[tuple[str, FileResult]] = pickle.loads(data)
+        return found
+    except Exception:
+        return []
 
 
 __all__ = ["check", "default_jobs"]

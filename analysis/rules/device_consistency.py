@@ -381,20 +381,6 @@ _ASSIGN = re.compile(rb"(?<![\w.>])(%s)\s*(?:\[[^\]=;]*\]\s*)?(?:\)\s*\([^;{}=]*
 
 
 _POINTS = r"(?<![\w%%])(%s)\s*=>\s*([A-Za-z_]\w*)(\s*\(\s*\))?"
-# every name `_ASSIGN` or `_POINTS` may find given a value: what it is followed by, without the value
-_ASSIGNED = re.compile(rb"(?<![\w.>])([A-Za-z_]\w*)(?=\s*(?:\[[^\]=;]*\]\s*)?(?:\)\s*\([^;{}=]*\)\s*)?=(?!=))")
-_POINTED = re.compile(rb"(?<![\w%])([A-Za-z_]\w*)(?=\s*=>)")
-
-
-@file_fact
-def assigned_names(ctx: FileContext) -> frozenset[str]:
-    """The names the file may give a value to (Fortran: lower case, pointer assignments only):
-    the files where `_assigned` looks for a pointer's values."""
-    if ctx.document.language.is_fortran:
-        return frozenset(m.group(1).decode().lower() for m in _POINTED.finditer(ctx.document.source))
-    return frozenset(m.group(1).decode() for m in _ASSIGNED.finditer(ctx.document.source))
-
-
 def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int], str]] | None:
     """(path, span, procedure key) for every value given to the pointer anywhere in the workspace
     (C/C++ assignments and initializers, Fortran `=>`); None when any value is not a named
@@ -406,10 +392,14 @@ def _assigned(ws: WorkspaceContext, e: Entity) -> list[tuple[str, tuple[int, int
     out: list[tuple[str, tuple[int, int], str]] = []
     for path in ws.paths:
         fortran = ws.fortran(path)
-        if (name.lower() if fortran else name) not in ws.fact(path, assigned_names):
+        source = ws.source(path)
+        if fortran:
+            lowered: dict[str, bytes] = ws.__dict__.setdefault("_lowered", {})
+            if path not in lowered:
+                lowered[path] = source.lower()
+        if (name.lower() if fortran else name).encode() not in (lowered[path] if fortran else source):
             continue
         ctx = ws.files[path]
-        source = ctx.document.source
         if fortran:
             for m in f_pattern.finditer(source):
                 ident = m.group(2).decode().lower()

@@ -311,6 +311,11 @@ class WorkspaceContext:
     graph: DeviceGraph | None = None       # the server keeps one across edits (incremental)
     database: CompileDatabase | None = None   # compile_commands.json: include paths of each file
     summaries: Mapping[str, FileSummary] | None = None
+    sources: Mapping[str, bytes] | None = None     # with summaries: each file's text
+
+    def source(self, path: str) -> bytes:
+        """A file's text (a search of it needs no context)."""
+        return self.sources[path] if self.sources is not None else self.files[path].document.source
 
     @property
     def paths(self) -> Iterable[str]:
