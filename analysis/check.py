@@ -73,6 +73,7 @@ if TYPE_CHECKING:
         cross_file_again,
         cross_file_results,
         result_of,
+        sharing_lines,
         workspace_context,
     )
 
@@ -101,6 +102,7 @@ _HOMES: dict[str, str] = {
     "include_groups": "builds", "with_overlay": "builds",
     "cross_file": "workspace", "cross_file_again": "workspace", "CrossFileTrace": "workspace",
     "FileResult": "workspace", "result_of": "workspace", "cross_file_results": "workspace",
+    "sharing_lines": "workspace",
     "workspace_context": "workspace",
     # device types and programs
     "UNSUPPORTED": "syntax.device_limits", "FileModel": "model.file_model", "Reference": "model.file_model",
@@ -211,6 +213,7 @@ __all__ = [
     "replace",
     "require_regular_file",
     "result_of",
+    "sharing_lines",
     "with_overlay",
     "workspace_context",
 ]

@@ -155,6 +155,16 @@ def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
     return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error)
 
 
+def sharing_lines(result: FileResult, lines: LineIndex) -> FileResult:
+    """The result reading `lines`, an index of the same text kept elsewhere, in place of its own
+    copy (made in another process): the text is then held once."""
+    if result.lines.source != lines.source:
+        return result
+    if result.summary is not None:
+        result.summary.graph.line_of = lines.line_of
+    return replace(result, lines=lines)
+
+
 class LoadedContexts(Mapping[str, FileContext]):
     """The files' contexts, each made again when first asked for (`load` returns the contexts
     of the file and of the files analysed with it) and then kept."""
@@ -219,4 +229,4 @@ def device_map(documents: dict[str, Document], options: Options | None = None,
 
 
 __all__ = ["CrossFileTrace", "FileResult", "LoadedContexts", "analyze_workspace", "cross_file", "cross_file_again",
-           "cross_file_results", "device_map", "result_of", "workspace_context"]
+           "cross_file_results", "device_map", "result_of", "sharing_lines", "workspace_context"]

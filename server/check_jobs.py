@@ -28,6 +28,7 @@ from omp_lsp.analysis.check import (
     include_groups,
     replace,
     result_of,
+    sharing_lines,
     with_overlay,
 )
 
@@ -112,11 +113,9 @@ def _in_processes(work: _Work, jobs: int) -> dict[str, FileResult]:
                 del running[fd]
                 _, status = os.waitpid(pid, 0)
                 if os.waitstatus_to_exitcode(status) == 0:
-                    for path, result in _loaded(b"".join(chunks)):
-                        document = work.documents[path]
-                        # (the text's bytes once: the worker's copy of the line index reads the same)
-                        found[path] = replace(result, lines=document.lines) \
-                            if result.lines.source == document.source else result
+                    # (the text's bytes once: the worker's copy of the line index reads the same)
+                    found.update((path, sharing_lines(result, work.documents[path].lines))
+                                 for path, result in _loaded(b"".join(chunks)))
     return found
 
 

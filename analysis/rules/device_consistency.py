@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
-from ..semantics.call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Edge
+from ..semantics.call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Declared, Edge
 from ..semantics.context import FileContext, WorkspaceContext
 from ..semantics.propagation import DeviceGraph, Entity, Step, describe_chain
 from ..syntax.device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
@@ -70,10 +70,17 @@ def _related(steps: list[Step], path: str) -> list[Related]:
     return out
 
 
-def _overloaded(e: Entity) -> bool:
+def _overloaded(ws: WorkspaceContext, e: Entity) -> bool:
     """C++ overloads share a key: a rule about one of them cannot tell which one is meant."""
-    params = {tuple(t for t, _ in d.symbol.params) for _, d in e.declarations if d.kind == PROCEDURE_ENTITY}
+    params = {_parameter_types(ws, p, d) for p, d in e.declarations if d.kind == PROCEDURE_ENTITY}
     return len(params) > 1
+
+
+def _parameter_types(ws: WorkspaceContext, path: str, d: Declared) -> tuple[str, ...]:
+    symbol: Symbol | None = d.symbol
+    if not d.params_read:   # (a summary's copy: read from the file's model)
+        symbol = next((s for s in ws.files[path].model.named(d.symbol.key) if s.name_span == d.symbol.name_span), None)
+    return tuple(t for t, _ in symbol.params) if symbol is not None else ()
 
 
 @file_fact
@@ -135,7 +142,7 @@ def host_procedure_on_device(ws: WorkspaceContext) -> Iterator[tuple[str, Findin
     for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "host"):
         if edge.kind not in (CALL, USE):
             continue
-        if not _on_device(graph, edge) or _overloaded(target) or _replaced(ws, target):
+        if not _on_device(graph, edge) or _overloaded(ws, target) or _replaced(ws, target):
             continue
         steps = _chain_to(graph, path, edge)
         yield path, Finding(
@@ -151,7 +158,7 @@ def nohost_procedure_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Findin
     for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "nohost"):
         if edge.kind not in (CALL, USE):
             continue
-        if not _on_host(graph, edge) or _overloaded(target) or _replaced(ws, target):
+        if not _on_host(graph, edge) or _overloaded(ws, target) or _replaced(ws, target):
             continue
         where = "a target region with device(ancestor: ...)" if edge.host else f"'{_unit_name(graph, edge.source)}'"
         yield path, Finding(

@@ -106,6 +106,7 @@ class Declared:
     global_scope: bool = True       # variables: file, namespace, class, module, common or main program
     constant: bool = False          # C const/constexpr, Fortran parameter: a device needs no storage for it
     variadic: bool = False          # C/C++ `...` parameter
+    params_read: bool = True        # False: a detached copy whose symbol's parameters were never read
 
 
 @dataclass(frozen=True)
@@ -166,9 +167,12 @@ class FileGraph:
 
     def detached(self) -> FileGraph:
         """The same facts holding nothing of the file's model: each declaration's symbol is a
-        copy alone in a scope of its kind, with its parameter types read (what the cross-file
-        rules read of it), and no symbol keys. Plain data, to hand to another process."""
-        graph = replace(self, declared=[replace(d, symbol=_alone(d.symbol)) for d in self.declared], keys={})
+        copy in an empty scope of its scope's kind (what the cross-file rules read of it: its parameter
+        types only if they were read, see `Declared.params_read`), and no symbol keys. Plain
+        data, to hand to another process."""
+        scopes: dict[str, Scope] = {}
+        graph = replace(self, declared=[replace(d, symbol=_alone(d.symbol, scopes), params_read=_params_read(d.symbol))
+                                        for d in self.declared], keys={})
         for name in ("_signature", "_link_facts"):
             if name in self.__dict__:
                 graph.__dict__[name] = self.__dict__[name]
@@ -194,10 +198,19 @@ class FileGraph:
                               for e in self.edges})))
 
 
-def _alone(s: Symbol) -> Symbol:
-    scope = Scope(s.scope.kind, s.scope.name, s.scope.span)
+def _params_read(s: Symbol) -> bool:
+    """Whether the symbol's parameter types were read (a builder defers reading them: most
+    readers never ask, and reading them for a copy would cost as much as the rest of the copy)."""
+    return not callable(s.__dict__.get("params"))
+
+
+def _alone(s: Symbol, scopes: dict[str, Scope]) -> Symbol:
+    """A copy of the symbol in an empty scope of its scope's kind (one per kind: `scopes`)."""
+    scope = scopes.get(s.scope.kind)
+    if scope is None:
+        scope = scopes[s.scope.kind] = Scope(s.scope.kind, "", (0, 0))
     return Symbol(s.name, s.key, s.kind, s.span, s.name_span, scope, s.definition,
-                  params=s.params if s.kind in (FUNCTION, PROCEDURE, ENTRY) else (),
+                  params=s.params if _params_read(s) else (),
                   initialized=s.initialized, bind_name=s.bind_name, qualified=s.qualified)
 
 
