@@ -73,7 +73,8 @@ if TYPE_CHECKING:
         cross_file_again,
         cross_file_results,
         result_of,
-        sharing_lines,
+        with_lines,
+        without_lines,
         workspace_context,
     )
 
@@ -102,7 +103,7 @@ _HOMES: dict[str, str] = {
     "include_groups": "builds", "with_overlay": "builds",
     "cross_file": "workspace", "cross_file_again": "workspace", "CrossFileTrace": "workspace",
     "FileResult": "workspace", "result_of": "workspace", "cross_file_results": "workspace",
-    "sharing_lines": "workspace",
+    "with_lines": "workspace", "without_lines": "workspace",
     "workspace_context": "workspace",
     # device types and programs
     "UNSUPPORTED": "syntax.device_limits", "FileModel": "model.file_model", "Reference": "model.file_model",
@@ -213,8 +214,9 @@ __all__ = [
     "replace",
     "require_regular_file",
     "result_of",
-    "sharing_lines",
+    "with_lines",
     "with_overlay",
+    "without_lines",
     "workspace_context",
 ]
 

@@ -155,10 +155,24 @@ def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
     return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error)
 
 
-def sharing_lines(result: FileResult, lines: LineIndex) -> FileResult:
-    """The result reading `lines`, an index of the same text kept elsewhere, in place of its own
-    copy (made in another process): the text is then held once."""
+_NO_LINES = LineIndex(b"")
+
+
+def without_lines(result: FileResult, lines: LineIndex) -> FileResult:
+    """The result without its line index when that is an index of `lines`'s text (which the
+    process it is sent to holds already: `with_lines` puts it back), to send less data."""
     if result.lines.source != lines.source:
+        return result
+    if result.summary is not None:
+        graph = replace(result.summary.graph, line_of=None)
+        graph.__dict__.update((k, v) for k, v in result.summary.graph.__dict__.items() if k.startswith("_"))
+        result = replace(result, summary=replace(result.summary, graph=graph))
+    return replace(result, lines=_NO_LINES)
+
+
+def with_lines(result: FileResult, lines: LineIndex) -> FileResult:
+    """A result sent without its line index (`without_lines`), with `lines` again."""
+    if result.lines.source:
         return result
     if result.summary is not None:
         result.summary.graph.line_of = lines.line_of
@@ -229,4 +243,4 @@ def device_map(documents: dict[str, Document], options: Options | None = None,
 
 
 __all__ = ["CrossFileTrace", "FileResult", "LoadedContexts", "analyze_workspace", "cross_file", "cross_file_again",
-           "cross_file_results", "device_map", "result_of", "sharing_lines", "workspace_context"]
+           "cross_file_results", "device_map", "result_of", "with_lines", "without_lines", "workspace_context"]

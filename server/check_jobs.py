@@ -28,8 +28,9 @@ from omp_lsp.analysis.check import (
     include_groups,
     replace,
     result_of,
-    sharing_lines,
+    with_lines,
     with_overlay,
+    without_lines,
 )
 
 
@@ -113,8 +114,7 @@ def _in_processes(work: _Work, jobs: int) -> dict[str, FileResult]:
                 del running[fd]
                 _, status = os.waitpid(pid, 0)
                 if os.waitstatus_to_exitcode(status) == 0:
-                    # (the text's bytes once: the worker's copy of the line index reads the same)
-                    found.update((path, sharing_lines(result, work.documents[path].lines))
+                    found.update((path, with_lines(result, work.documents[path].lines))
                                  for path, result in _loaded(b"".join(chunks)))
     return found
 
@@ -131,7 +131,10 @@ def _fork(work: _Work, number: int) -> tuple[int, int]:
     try:
         os.close(read_end)
         gc.disable()   # (it exits when done: nothing to collect)
-        data = pickle.dumps(work.results(number, release=False), protocol=pickle.HIGHEST_PROTOCOL)
+        # (a file's line index is its text: the main process has it already)
+        results = [(path, without_lines(result, work.documents[path].lines)) for path, result in
+                   work.results(number, release=False)]
+        data = pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(data)
         while view:
             view = view[os.write(write_end, view):]
