@@ -191,8 +191,17 @@ def includer_context(includer: str, analysis: FileAnalysis, header: str) -> Incl
         if entry is None:
             return None
     offset, macros = entry
-    function, target = _enclosing(ctx, offset)
+    kept = analysis.summary.enclosing.get(offset) if analysis.summary is not None else None
+    function, target = kept if kept is not None else _enclosing(ctx, offset)
     return Includer(includer, offset, macros, function, target)
+
+
+def enclosing_includes(ctx: FileContext) -> dict[int, tuple[str | None, bool]]:
+    """`_enclosing` of every place where the file includes another (what `includer_context`
+    reads of it), for a summary that outlives its model."""
+    configuration = ctx.configuration
+    offsets = {offset for offset, _ in configuration.entries.values()} if configuration is not None else set()
+    return {offset: _enclosing(ctx, offset) for offset in sorted(offsets)}
 
 
 def _enclosing(ctx: FileContext, offset: int) -> tuple[str | None, bool]:
@@ -207,5 +216,5 @@ def _enclosing(ctx: FileContext, offset: int) -> tuple[str | None, bool]:
     return (symbol.name if symbol is not None else unit.name or "main"), target
 
 
-__all__ = ["Build", "analyze_files", "header_context", "include_graph", "include_groups", "includer_context",
-           "with_overlay"]
+__all__ = ["Build", "analyze_files", "enclosing_includes", "header_context", "include_graph", "include_groups",
+           "includer_context", "with_overlay"]

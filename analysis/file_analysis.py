@@ -14,7 +14,7 @@ from .rules import (
     rule_steps,
 )
 from .rules.registry import Rule, RuleFunc
-from .semantics.context import FileContext, body_reads, body_words
+from .semantics.context import FileContext, FileSummary, body_reads, body_words
 from .syntax.diagnostics import SUPERSEDES, Finding
 from .syntax.document import Document, Language, Span, parse_from
 from .syntax.fixes import tidy
@@ -32,6 +32,8 @@ class FileAnalysis:
     internal_errors: list[str] = field(default_factory=list)
     context: FileContext | None = None   # what the rules read (holds the lazily built program model)
     trace: AnalysisTrace | None = None   # kept when asked for: what re-analysing one directive needs
+    # what the cross-file rules read of it, when its model and tree were dropped (`summarized`)
+    summary: FileSummary | None = None
 
     @property
     def configuration(self) -> Configuration | None:

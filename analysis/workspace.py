@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
-from .builds import Build, analyze_files
+from .builds import Build, analyze_files, enclosing_includes
 from .file_analysis import FileAnalysis, Succession, finish
 from .rules import (
     WorkspaceRuleTrace,
@@ -30,8 +30,10 @@ from .syntax.records import dataclass, replace
 
 def workspace_context(analyses: dict[str, FileAnalysis], options: Options | None = None,
                       graph: DeviceGraph | None = None, database: CompileDatabase | None = None) -> WorkspaceContext:
+    """The workspace of these analyses (the summarised ones read through their summaries)."""
     return WorkspaceContext({path: a.context for path, a in analyses.items() if a.context is not None},
-                            options, graph, database)
+                            options, graph, database,
+                            {path: a.summary for path, a in analyses.items() if a.summary is not None})
 
 
 def cross_file(analyses: dict[str, FileAnalysis], options: Options, graph: DeviceGraph | None = None,
@@ -141,7 +143,7 @@ class FileResult:
     findings: list[Finding]
     internal_errors: list[str]
     summary: FileSummary | None       # None: the file has no context (the cross-file rules skip it)
-    summary_error: str | None = None  # summarising it failed: the rules read every context again
+    summary_error: str | None = None  # summarising it failed: the rules read its context again
 
 
 def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
@@ -153,6 +155,24 @@ def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
         except Exception as err:   # (the cross-file rules, reading the context, report it)
             error = f"{type(err).__name__}: {err}"
     return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error)
+
+
+def summarized(path: str, analysis: FileAnalysis, fortran: bool = True) -> FileAnalysis:
+    """The analysis of a file no editor shows, as a workspace index keeps it: with its summary
+    (`rules.summarize`, and where it includes other files), its program model released and its
+    tree dropped. The cross-file rules and the device graph read the summary; whatever asks for
+    the context's structures makes them again. Unchanged when it cannot be summarised."""
+    ctx = analysis.context
+    if ctx is None or analysis.summary is not None:
+        return analysis
+    try:
+        summary = summarize(ctx, path, fortran)
+        summary.enclosing = enclosing_includes(ctx)
+    except Exception:   # (kept whole: the rules read its context, and report what fails there)
+        return analysis
+    ctx.release()
+    ctx.document.forget_tree()
+    return replace(analysis, summary=summary)
 
 
 _NO_LINES = LineIndex(b"")
@@ -195,6 +215,9 @@ class LoadedContexts(Mapping[str, FileContext]):
             self._loaded.update((p, c) for p, c in self._load(path).items() if p in self._paths)
         return self._loaded[path]
 
+    def __contains__(self, path: object) -> bool:
+        return path in self._paths   # (without making it)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._paths)
 
@@ -208,11 +231,9 @@ def cross_file_results(results: dict[str, FileResult], options: Options, databas
     make a file's context again (`load`) only where they ask for one. The same findings as
     `cross_file` over the analyses."""
     paths = [p for p, r in results.items() if r.summary is not None or r.summary_error is not None]
-    contexts = LoadedContexts(paths, load)
     summaries = {p: r.summary for p, r in results.items() if r.summary is not None}
-    whole = len(summaries) == len(paths)
-    ws = WorkspaceContext(contexts, options, None, database, summaries if whole else None,
-                          {p: results[p].lines.source for p in paths} if whole else None)
+    ws = WorkspaceContext(LoadedContexts(paths, load), options, None, database, summaries,
+                          {p: results[p].lines.source for p in paths})
     runs = group_by_file(ws, [run_workspace_rule(r, ws) for r in active_workspace_rules(ws, options.disabled)])
     out: dict[str, FileResult] = {}
     for path, r in results.items():
@@ -243,4 +264,5 @@ def device_map(documents: dict[str, Document], options: Options | None = None,
 
 
 __all__ = ["CrossFileTrace", "FileResult", "LoadedContexts", "analyze_workspace", "cross_file", "cross_file_again",
-           "cross_file_results", "device_map", "result_of", "with_lines", "without_lines", "workspace_context"]
+           "cross_file_results", "device_map", "result_of", "summarized", "with_lines", "without_lines",
+           "workspace_context"]

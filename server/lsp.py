@@ -43,9 +43,9 @@ from omp_lsp.analysis.check import (
     anchors,
     cross_file_again,
     graph_after_edit,
-    in_build_of,
     moved,
     pad,
+    workspace_context,
 )
 from omp_lsp.server.config import Config, apply
 from omp_lsp.server.open_documents import Inflight, OpenDocument
@@ -415,8 +415,8 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.results_due = False
         generation = self.graph.generation
         try:
-            self.graph.sync({path: a.context for path, a in self.analyses.items() if a.context is not None},
-                            in_build_of(self.database))
+            # (brought up to date: the closed files' part from their summaries)
+            self.graph = workspace_context(self.analyses, self.options, self.graph, self.database).device_graph
             if self.indexed:
                 self.results, self.cross_trace = cross_file_again(self.analyses, self.options, self.graph,
                                                                   self.database, self.cross_trace)

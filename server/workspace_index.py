@@ -11,7 +11,7 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.check import Document, analyze, dataclass
+from omp_lsp.analysis.check import Document, analyze, dataclass, summarized
 from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
 from omp_lsp.server.progress import begin_progress
 from omp_lsp.server.sources import (
@@ -268,7 +268,8 @@ class WorkspaceIndex(_Server):
             unit, language, options = self.unit_for(path, doc.language)
             if language is not doc.language:
                 doc = Document(doc.source, language)
-            analysis = analyze(doc, options, path, unit)
+            # kept as its summary (its model and tree dropped) while it is closed
+            analysis = summarized(path, analyze(doc, options, path, unit))
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", path)
             return

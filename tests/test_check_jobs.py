@@ -1,7 +1,7 @@
 """`omp-lsp --check -j N`: files analysed in worker processes, then the cross-file rules over
-each file's summary (`FileResult`). The findings are those of the analyses kept whole
-(`analyze_files` then `cross_file`), for every N, and a file's analysis is made again only for
-the files whose context a cross-file rule asks for."""
+each file's summary (`FileResult`): the same output for every N, a file's analysis made again
+only for the files whose context a cross-file rule asks for, and no worker for one file. (That
+summaries give the findings of whole analyses: test_summaries.py.)"""
 from __future__ import annotations
 
 import json
@@ -11,66 +11,8 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from omp_lsp.analysis.check import (
-    UNSUPPORTED,
-    Build,
-    Document,
-    FileContext,
-    Options,
-    analyze_files,
-    cross_file,
-    language_for_path,
-)
-from omp_lsp.server.check_jobs import check
-
-ROOT = Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures"
-SOURCES = {".c", ".h", ".cpp", ".hpp", ".cc", ".f90", ".F90", ".f", ".F"}
-
-
-def _documents(paths: list[Path]) -> dict[str, Document]:
-    out = {}
-    for p in paths:
-        language = language_for_path(str(p))
-        if language is not None:
-            out[str(p)] = Document(p.read_bytes(), language)
-    return out
-
-
-def _workspaces() -> list[tuple[str, list[Path]]]:
-    """Every fixture file alone, and every fixture folder (with its subfolders) as one workspace."""
-    files = sorted(p for p in FIXTURES.rglob("*") if p.suffix in SOURCES)
-    folders = sorted({p.parent for p in files} | {ROOT / "examples", FIXTURES / "device_programs"})
-    out = [(str(p.relative_to(ROOT)), [p]) for p in files]
-    out += [(str(d.relative_to(ROOT)) + "/", sorted(p for p in d.rglob("*") if p.suffix in SOURCES)) for d in folders]
-    return out
-
-
-WORKSPACES = _workspaces()
-# OMP407's and OMP505's limits apply only for named toolchains: run with all of them too
-OPTION_SETS = {"default": Options(), "toolchains": Options(device_toolchains=tuple(UNSUPPORTED))}
-
-
-@pytest.mark.parametrize("options", OPTION_SETS.values(), ids=list(OPTION_SETS))
-def test_summaries_give_the_findings_of_the_whole_analyses(options: Options) -> None:
-    checked = differing = 0
-    for name, paths in WORKSPACES:
-        documents = _documents(paths)
-        if not documents:
-            continue
-        whole = cross_file(analyze_files(documents, options), options)
-        results = check(_documents(paths), options, Build(), None, jobs=1)
-        assert list(results) == list(whole), name
-        for path, analysis in whole.items():
-            checked += 1
-            if results[path].findings != analysis.findings or results[path].internal_errors != analysis.internal_errors:
-                differing += 1
-                assert [(f.code, f.span, f.message) for f in results[path].findings] == \
-                    [(f.code, f.span, f.message) for f in analysis.findings], f"{name}: {path}"
-                assert results[path].findings == analysis.findings, f"{name}: {path}"
-                assert results[path].internal_errors == analysis.internal_errors, f"{name}: {path}"
-    assert checked > 400 and differing == 0
-
+from omp_lsp.analysis.check import FileContext, Options, analyze_files
+from test_summaries import ROOT, documents_of
 
 CALLER = """\
 extern double scale(double);
@@ -101,7 +43,7 @@ def test_a_context_is_made_again_only_for_the_files_a_rule_asks_about(tmp_path: 
         (tmp_path / f"quiet{n}.c").write_text(QUIET.format(n=n))
     from omp_lsp.analysis.check import cross_file_results, result_of
     options = Options()
-    documents = _documents(sorted(tmp_path.iterdir()))
+    documents = documents_of(sorted(tmp_path.iterdir()))
     analyses = analyze_files(documents, options)
     results = {p: result_of(p, a, False) for p, a in analyses.items()}
     loaded: list[str] = []

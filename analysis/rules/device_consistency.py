@@ -214,7 +214,7 @@ def _header_may_mark(ws: WorkspaceContext, path: str, name: str) -> bool:
 
 
 def _holds(ws: WorkspaceContext, path: str) -> bool:
-    return path in (ws.summaries if ws.summaries is not None else ws.files)
+    return path in ws.files
 
 
 @file_fact

@@ -55,7 +55,8 @@ class FileContext:
     def release(self) -> None:
         """Drop what was built on demand, breaking its reference cycles (the model's scopes and
         symbols, readers that hold this context): an analysis no longer wanted is then freed at
-        once. The context must not be read afterwards."""
+        once. Read afterwards (a summarised analysis of the server's index), it makes what is
+        asked for again."""
         if self._model is not None:
             self._model.release()
         self._model = self._binding = self._variants = None
@@ -282,6 +283,9 @@ WORKSPACE_GRAPH = "workspace device graph"   # the structure name of WorkspaceCo
 T = TypeVar("T")
 
 
+_MISSING = object()
+
+
 def fact_name(of: Callable[[FileContext], object]) -> str:
     """The name a file fact is kept under in a `FileSummary` (the same in every process)."""
     return f"{of.__module__}:{of.__qualname__}"
@@ -296,6 +300,9 @@ class FileSummary:
     fortran: bool
     graph: FileGraph
     facts: dict[str, object]
+    # where the file includes other files: byte offset -> (the function whose body holds it,
+    # whether a target region holds it), for a header read in this file's context (builds)
+    enclosing: dict[int, tuple[str | None, bool]] = field(default_factory=dict)
 
 
 @dataclass
@@ -304,33 +311,37 @@ class WorkspaceContext:
 
     The cross-file rules read each file through `fact` first: a small value computed from its
     context (`rules.file_fact`), and its context (`files`) only for the few files those facts
-    single out. With `summaries`, the facts and graphs were computed when each file's analysis
-    ended, and `files` makes a context again only when a rule asks for one."""
+    single out. A file with a summary (`summaries`: made when its analysis ended) gives its
+    facts and its part of the device graph from there: its context is then read only when a rule
+    asks for it (and may be made again for that: --check's `LoadedContexts`, a released context
+    of the server's index)."""
     files: Mapping[str, FileContext] = field(default_factory=dict)
     options: Options | None = None
     graph: DeviceGraph | None = None       # the server keeps one across edits (incremental)
     database: CompileDatabase | None = None   # compile_commands.json: include paths of each file
-    summaries: Mapping[str, FileSummary] | None = None
-    sources: Mapping[str, bytes] | None = None     # with summaries: each file's text
+    summaries: Mapping[str, FileSummary] = field(default_factory=dict)   # some files' (or every file's)
+    sources: Mapping[str, bytes] | None = None     # each file's text, when `files` makes contexts again
+
+    @property
+    def paths(self) -> Iterable[str]:
+        """Every file of the workspace."""
+        return self.files.keys()
 
     def source(self, path: str) -> bytes:
         """A file's text (a search of it needs no context)."""
         return self.sources[path] if self.sources is not None else self.files[path].document.source
 
-    @property
-    def paths(self) -> Iterable[str]:
-        """Every file of the workspace."""
-        return self.summaries.keys() if self.summaries is not None else self.files.keys()
-
     def fortran(self, path: str) -> bool:
-        if self.summaries is not None:
-            return self.summaries[path].fortran
-        return self.files[path].document.language.is_fortran
+        summary = self.summaries.get(path)
+        return summary.fortran if summary is not None else self.files[path].document.language.is_fortran
 
     def fact(self, path: str, of: Callable[[FileContext], T]) -> T:
-        """A file fact (`rules.file_fact`) of one file: the summary's, or read from its context."""
-        if self.summaries is not None:
-            return cast(T, self.summaries[path].facts[fact_name(of)])
+        """A file fact (`rules.file_fact`) of one file: its summary's, or read from its context."""
+        summary = self.summaries.get(path)
+        if summary is not None:
+            found = summary.facts.get(fact_name(of), _MISSING)
+            if found is not _MISSING:
+                return cast(T, found)
         return of(self.files[path])
 
     @property
@@ -342,10 +353,9 @@ class WorkspaceContext:
             self.graph = DeviceGraph(self.options.propagation if self.options else "spec")
         if self.__dict__.get("_synced") is not True:
             from .programs import in_build_of
-            if self.summaries is not None:
-                self.graph.sync_graphs({p: s.graph for p, s in self.summaries.items()}, in_build_of(self.database))
-            else:
-                self.graph.sync(self.files, in_build_of(self.database))
+            summaries = self.summaries
+            self.graph.sync({p: summaries[p].graph if p in summaries else self.files[p] for p in self.paths},
+                            in_build_of(self.database))
             self.__dict__["_synced"] = True
         return self.graph
 

@@ -219,38 +219,28 @@ class DeviceGraph:
                                                                # positions (what hints and chains show)
 
     # -- input --------------------------------------------------------------------------------
-    def sync(self, contexts: Mapping[str, FileFacts], in_build: Callable[[str], bool] | None = None) -> None:
-        """Bring the graph to these files: new or changed contexts are read, gone ones removed.
-        `in_build`: whether a file is one the compile database lists (it decides which of several
-        definitions a use links to; see programs.partition)."""
-        first = not self.files and bool(contexts)
+    def sync(self, files: Mapping[str, FileFacts | FileGraph], in_build: Callable[[str], bool] | None = None) -> None:
+        """Bring the graph to these files: new or changed ones are read, gone ones removed. A file
+        is its context, or its graph made before (`FileGraph.detached`, its link facts read with
+        it: `programs.link_facts`) when its context is not kept. `in_build`: whether a file is one
+        the compile database lists (it decides which of several definitions a use links to; see
+        programs.partition)."""
+        first = not self.files and bool(files)
         if in_build is not self._in_build:
             self._in_build = in_build
             self._partitioned = False
-        for path in [p for p in self._raw if p not in contexts]:
+        for path in [p for p in self._raw if p not in files]:
             self._take(path, None)
-        for path, ctx in contexts.items():
-            if self._contexts.get(path) is not ctx or path not in self._raw:
-                self._take(path, ctx)
+        for path, file in files.items():
+            if isinstance(file, FileGraph):
+                if self._raw.get(path) is not file:
+                    self._contexts.pop(path, None)
+                    self._read(path, file, cached_link_facts(file))
+            elif self._contexts.get(path) is not file or path not in self._raw:
+                self._take(path, file)
         self._install(propagate=not first)
         if first:
             # an empty graph: every file read, then propagated once (not once per file)
-            self.rebuild()
-
-    def sync_graphs(self, graphs: Mapping[str, FileGraph], in_build: Callable[[str], bool] | None = None) -> None:
-        """`sync` from files' graphs made elsewhere (`FileGraph.detached`, with their link facts
-        read before: `programs.link_facts`) rather than from their contexts."""
-        first = not self.files and bool(graphs)
-        if in_build is not self._in_build:
-            self._in_build = in_build
-            self._partitioned = False
-        for path in [p for p in self._raw if p not in graphs]:
-            self._take(path, None)
-        for path, raw in graphs.items():
-            if self._raw.get(path) is not raw:
-                self._read(path, raw, cached_link_facts(raw))
-        self._install(propagate=not first)
-        if first:
             self.rebuild()
 
     def update(self, path: str, ctx: FileFacts | None) -> None:

@@ -318,6 +318,12 @@ class Document:
     def text(self) -> str:
         return self.source.decode("utf-8", "replace")
 
+    def forget_tree(self) -> None:
+        """Drop the tree (parsed again when next asked for): a document no one edits or reads
+        keeps its text, not the tree's memory."""
+        self._tree = None
+        self.stale_tree = False
+
     @property
     def tree(self) -> tree_sitter.Tree | None:
         if self._tree is None:
