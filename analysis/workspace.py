@@ -8,7 +8,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 
 from .builds import Build, analyze_files, enclosing_includes
-from .file_analysis import FileAnalysis, Succession, finish
+from .directives.nodes import Directive
+from .directives.structure import Structure, analyse_structure
+from .file_analysis import FileAnalysis, Succession, finish, parsed_directives
 from .rules import (
     WorkspaceRuleTrace,
     active_workspace_rules,
@@ -158,10 +160,11 @@ def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
 
 
 def summarized(path: str, analysis: FileAnalysis, fortran: bool = True) -> FileAnalysis:
-    """The analysis of a file no editor shows, as a workspace index keeps it: with its summary
-    (`rules.summarize`, and where it includes other files), its program model released and its
-    tree dropped. The cross-file rules and the device graph read the summary; whatever asks for
-    the context's structures makes them again. Unchanged when it cannot be summarised."""
+    """The analysis of a file no editor shows, as a workspace index keeps it: its text, findings,
+    configuration and summary (`rules.summarize`, and where it includes other files); its program
+    model, tree, directives and block structure dropped. The cross-file rules and the device graph
+    read the summary; whatever asks the context for more makes it again. Unchanged when it cannot
+    be summarised."""
     ctx = analysis.context
     if ctx is None or analysis.summary is not None:
         return analysis
@@ -172,7 +175,39 @@ def summarized(path: str, analysis: FileAnalysis, fortran: bool = True) -> FileA
         return analysis
     ctx.release()
     ctx.document.forget_tree()
-    return replace(analysis, summary=summary)
+    again = object.__new__(_ReadAgain)
+    again.__dict__.update(document=ctx.document, version=ctx.version, path=ctx.path, macros=ctx.macros,
+                          configuration=ctx.configuration)
+    again.__post_init__()
+    return replace(analysis, directives=[], structure=Structure(), context=again, summary=summary)
+
+
+class _ReadAgain(FileContext):
+    """A summarised file's context: its directives and block structure are read again from its
+    text when asked for (a rule that reads the file itself: rare once the summary answers), and
+    dropped with the rest when it is released."""
+
+    @property
+    def directives(self) -> list[Directive]:
+        found: list[Directive] | None = self.__dict__.get("_directives")
+        if found is None:
+            found = self.__dict__["_directives"] = parsed_directives(self.document, self.version, self.macros)[0]
+        return found
+
+    @directives.setter
+    def directives(self, value: list[Directive]) -> None:
+        self.__dict__["_directives"] = value
+
+    @property
+    def structure(self) -> Structure:
+        found: Structure | None = self.__dict__.get("_structure")
+        if found is None:
+            found = self.__dict__["_structure"] = analyse_structure(self.document, self.directives)
+        return found
+
+    @structure.setter
+    def structure(self, value: Structure) -> None:
+        self.__dict__["_structure"] = value
 
 
 _NO_LINES = LineIndex(b"")

@@ -93,8 +93,12 @@ def test_a_summarised_analysis_holds_no_model_and_no_tree() -> None:
     analysis = analyze_files(documents_of([path]))[str(path)]
     assert analysis.context is not None
     analysis.context.model   # (built)
+    directives = list(analysis.directives)
     kept = summarized(str(path), analysis)
-    assert kept.summary is not None and kept.context is analysis.context
+    assert kept.summary is not None and kept.context is not None
     assert not kept.context.holds_model and kept.document._tree is None
-    # a rule that asks for the model gets it again
+    assert kept.directives == [] and not kept.structure.extents
+    assert "_directives" not in kept.context.__dict__
+    # a rule that asks the context for more gets it again
+    assert kept.context.directives == directives
     assert kept.context.model.named("saxpy")
