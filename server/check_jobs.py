@@ -6,7 +6,8 @@ findings, the line index and the cross-file summary of each file: `FileResult`).
 more than one group's trees and models, and this one holds none: the cross-file rules read the
 summaries, and analyse a group again only for a file whose context a rule asks for. A worker
 exits once its group is sent, without freeing what it built (a model is millions of objects: freeing
-them costs as much as a rule). With one group, the same steps run in this process, without a fork.
+them costs as much as a rule). One group (one file) is analysed whole in this process, without a
+fork and without summaries.
 """
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ from omp_lsp.analysis.check import (
     FileResult,
     Options,
     analyze_files,
+    cross_file,
     cross_file_results,
     include_groups,
     replace,
@@ -77,10 +79,13 @@ def check(documents: dict[str, Document], options: Options, build: Build, databa
     findings as `analyze_files` and `cross_file` on all of them, for every `jobs`."""
     build = replace(build, headers=with_overlay(build.headers, documents))
     groups = include_groups(documents, build)
+    if len(groups) == 1:   # (one file, or files that include each other: kept whole, as the server does)
+        analyses = cross_file(analyze_files(documents, options, build), options, None, database)
+        return {p: FileResult(a.document.lines, a.findings, a.internal_errors, None) for p, a in analyses.items()}
     work = _Work(documents, options, build, groups)
-    found = _in_processes(work, jobs) if len(groups) > 1 else {}
+    found = _in_processes(work, jobs)
     left = [n for n, group in enumerate(groups) if any(p not in found for p in group)]
-    for i, number in enumerate(left):   # (one group; or those whose worker failed)
+    for i, number in enumerate(left):   # (those whose worker failed)
         found.update(work.results(number, release=i + 1 < len(left)))
     group_of = {path: group for group in groups for path in group}
 
