@@ -208,6 +208,19 @@ void run() {
     assert _rows({"reductions.cpp": text})["reductions"].device_type == "any"
 
 
+def test_every_name_of_a_long_declaration_is_declared_there_and_used_after() -> None:
+    """A local declaration of 3,000 names (each found by its place, not by listing them all for
+    each name: that was quadratic), then a use of the last, which is the local's, not the global's."""
+    names = [f"v{i}" for i in range(3000)]
+    text = f"double v2999;\nvoid f(void) {{\n  double {', '.join(names)};\n  v2999 = 1.0;\n}}\n"
+    text += "void run(void) {\n#pragma omp target\n  f();\n}\n"
+    facts = file_graph(_contexts({"many.c": text})["many.c"], "many.c")
+    assert [(e.source, e.target) for e in facts.edges if e.source == "f"] == []
+    global_use = text.replace("  v2999 = 1.0;", "  v2999 = 1.0; v3000 = 2.0;").replace("double v2999;", "double v3000;")
+    facts = file_graph(_contexts({"many.c": global_use})["many.c"], "many.c")
+    assert [(e.source, e.target) for e in facts.edges if e.source == "f"] == [("f", "v3000")]
+
+
 def test_initializers_of_declare_target_variables_mark_what_they_reference_unless_link() -> None:
     text = """\
 double weigh(double x) { return 2.0 * x; }

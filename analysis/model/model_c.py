@@ -716,7 +716,23 @@ def _is_use(ident: tree_sitter.Node) -> bool:
     if outer is None or outer.type == "reference_declarator":
         return False   # (`double &x`: the grammar gives the name no field there)
     # (`int i, n, x;`: every declarator of the declaration, not only the first)
-    return outer.type not in _DECLARATOR_PARENTS or node not in outer.children_by_field_name("declarator")
+    return outer.type not in _DECLARATOR_PARENTS or not _is_declarator(outer, node)
+
+
+def _is_declarator(outer: tree_sitter.Node, node: tree_sitter.Node) -> bool:
+    """Whether `node` is in a `declarator` field of `outer`: found from its place, not by listing
+    every declarator (a declaration of thousands of names, read once per name, is quadratic)."""
+    if node.start_byte == node.end_byte:   # (a MISSING node, which the search by byte passes over)
+        return node in outer.children_by_field_name("declarator")
+    cursor = outer.walk()
+    if cursor.goto_first_child_for_byte(node.start_byte) is None:
+        return False
+    while True:
+        child = cursor.node
+        if child == node:
+            return cursor.field_name == "declarator"
+        if child is None or child.start_byte > node.start_byte or not cursor.goto_next_sibling():
+            return False
 
 
 _NON_LOCAL = frozenset({"file", "namespace", "class"})
