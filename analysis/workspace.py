@@ -6,12 +6,14 @@ workspace folders. Cross-file rules (`rules.workspace_rule`) read every file's c
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from typing import Protocol, TypeVar
 
 from .builds import Build, analyze_files, enclosing_includes
 from .directives.nodes import Directive
 from .directives.structure import Structure, analyse_structure
 from .file_analysis import FileAnalysis, Succession, finish, parsed_directives
 from .rules import (
+    RuleRun,
     WorkspaceRuleTrace,
     active_workspace_rules,
     group_by_file,
@@ -74,15 +76,7 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
         kept = previous.rules.get(r) if previous is not None and edited is not None else None
         traces[r] = run_workspace_rule(r, ws, trace) if kept is None or kept.error is not None \
             else _carried(kept, edited) or run_workspace_rule(r, ws, trace)
-    runs = group_by_file(ws, list(traces.values()))
-    out: dict[str, FileAnalysis] = {}
-    for path, a in analyses.items():
-        run = runs.get(path)
-        if run is None or (not run.findings and not run.internal_errors):
-            out[path] = a
-            continue
-        out[path] = replace(a, findings=finish([*a.findings, *run.findings], options),
-                            internal_errors=[*a.internal_errors, *run.internal_errors])
+    out = _with_runs(analyses, group_by_file(ws, list(traces.values())), options)
     facts = dict(graph.files) if graph is not None else {}
     return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces, trace)
 
@@ -269,15 +263,29 @@ def cross_file_results(results: dict[str, FileResult], options: Options, databas
     summaries = {p: r.summary for p, r in results.items() if r.summary is not None}
     ws = WorkspaceContext(LoadedContexts(paths, load), options, None, database, summaries,
                           {p: results[p].lines.source for p in paths})
-    runs = group_by_file(ws, [run_workspace_rule(r, ws) for r in active_workspace_rules(ws, options.disabled)])
-    out: dict[str, FileResult] = {}
-    for path, r in results.items():
+    return _with_runs(results, group_by_file(ws, [run_workspace_rule(r, ws)
+                                                  for r in active_workspace_rules(ws, options.disabled)]), options)
+
+
+class _Found(Protocol):
+    findings: list[Finding]
+    internal_errors: list[str]
+
+
+Analysed = TypeVar("Analysed", bound=_Found)   # FileAnalysis or FileResult
+
+
+def _with_runs(files: dict[str, Analysed], runs: dict[str, RuleRun], options: Options) -> dict[str, Analysed]:
+    """Each file's record with the cross-file rules' findings and errors added (new records)."""
+    out: dict[str, Analysed] = {}
+    for path, record in files.items():
         run = runs.get(path)
         if run is None or (not run.findings and not run.internal_errors):
-            out[path] = r
+            out[path] = record
             continue
-        out[path] = replace(r, findings=finish([*r.findings, *run.findings], options),
-                            internal_errors=[*r.internal_errors, *run.internal_errors])
+        findings: list[Finding] = finish([*record.findings, *run.findings], options)
+        errors: list[str] = [*record.internal_errors, *run.internal_errors]
+        out[path] = replace(record, findings=findings, internal_errors=errors)
     return out
 
 
