@@ -103,6 +103,34 @@ def include_groups(documents: dict[str, Document], build: Build) -> list[list[st
     return list(out.values())
 
 
+def merged_groups(paths: list[str], groups: list[list[str]], reached: dict[str, tuple[str, ...]]) -> list[list[str]]:
+    """`groups` with those joined whose files' translation units reach a file of another
+    (`reached`: each analysed file's `Configuration.entries`, what the preprocessor read; the
+    scan behind `include_groups` may miss an include, as one a header makes through the folders
+    of its includer's command). `paths`: the documents, in their order, which each group keeps."""
+    group_of = {p: n for n, group in enumerate(groups) for p in group}
+    by_key = {_key(p): p for p in group_of}
+    parent = list(range(len(groups)))
+
+    def root(n: int) -> int:
+        while parent[n] != n:
+            parent[n] = parent[parent[n]]
+            n = parent[n]
+        return n
+    for path, files in reached.items():
+        for file in files:
+            other = by_key.get(_key(file))
+            if other is not None and path in group_of:
+                a, b = root(group_of[path]), root(group_of[other])
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+    out: dict[int, list[str]] = {}
+    for n, group in enumerate(groups):
+        out.setdefault(root(n), []).extend(group)
+    order = {p: i for i, p in enumerate(paths)}
+    return [sorted(group, key=order.__getitem__) for group in out.values()]
+
+
 def _key(path: str) -> str:
     return os.path.normcase(os.path.abspath(path))
 
@@ -217,4 +245,4 @@ def _enclosing(ctx: FileContext, offset: int) -> tuple[str | None, bool]:
 
 
 __all__ = ["Build", "analyze_files", "enclosing_includes", "header_context", "include_graph", "include_groups",
-           "includer_context", "with_overlay"]
+           "includer_context", "merged_groups", "with_overlay"]

@@ -12,7 +12,7 @@ import importlib
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from .builds import Build, analyze_files, header_context, include_groups, with_overlay
+    from .builds import Build, analyze_files, header_context, include_groups, merged_groups, with_overlay
     from .file_analysis import FileAnalysis, analysis_steps, analyze
     from .ide.completion import complete
     from .ide.device_view import entity_at, hints, mark_fix
@@ -101,7 +101,7 @@ _HOMES: dict[str, str] = {
     # analysing files and workspaces
     "FileAnalysis": "file_analysis", "analyze": "file_analysis", "analysis_steps": "file_analysis",
     "drain": "rules", "Build": "builds", "analyze_files": "builds", "header_context": "builds",
-    "include_groups": "builds", "with_overlay": "builds",
+    "include_groups": "builds", "merged_groups": "builds", "with_overlay": "builds",
     "cross_file": "workspace", "cross_file_again": "workspace", "CrossFileTrace": "workspace",
     "FileResult": "workspace", "result_of": "workspace", "cross_file_results": "workspace",
     "summarized": "workspace", "with_lines": "workspace", "without_lines": "workspace",
@@ -204,6 +204,7 @@ __all__ = [
     "language_for_path",
     "load_compile_commands",
     "mark_fix",
+    "merged_groups",
     "moved",
     "outline",
     "pad",

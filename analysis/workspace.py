@@ -140,6 +140,7 @@ class FileResult:
     internal_errors: list[str]
     summary: FileSummary | None       # None: the file has no context (the cross-file rules skip it)
     summary_error: str | None = None  # summarising it failed: the rules read its context again
+    reached: tuple[str, ...] = ()     # the files its translation unit read (Configuration.entries)
 
 
 def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
@@ -150,7 +151,9 @@ def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
             summary = summarize(analysis.context, path, fortran)
         except Exception as err:   # (the cross-file rules, reading the context, report it)
             error = f"{type(err).__name__}: {err}"
-    return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error)
+    configuration = analysis.configuration
+    return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error,
+                      tuple(configuration.entries) if configuration is not None else ())
 
 
 def summarized(path: str, analysis: FileAnalysis, fortran: bool = True) -> FileAnalysis:

@@ -1,11 +1,12 @@
 """`omp-lsp --check -j N`: the files analysed in N processes, then the cross-file rules in this one.
 
-The files are split into groups that include none of each other's files (`include_groups`):
-each group is analysed as on its own in a process forked for it, and comes back as plain data (the
-findings, the line index and the cross-file summary of each file: `FileResult`). No process holds
-more than one group's trees and models, and this one holds none: the cross-file rules read the
-summaries, and analyse a group again only for a file whose context a rule asks for. A worker
-exits once its group is sent, without freeing what it built (a model is millions of objects: freeing
+The files are split into groups that include none of each other's files (`include_groups`; groups
+whose analyses show that one read a file of another are joined and analysed again: `merged_groups`).
+Each group is analysed as on its own in a forked worker, and comes back as plain data (the findings,
+the line index and the cross-file summary of each file: `FileResult`). No worker holds more than
+a batch of groups (`BATCH_BYTES` of source), and this process holds none: the cross-file rules read
+the summaries, and analyse a group again only for a file whose context a rule asks for. A worker
+exits once its batch is sent, without freeing what it built (a model is millions of objects: freeing
 them costs as much as a rule). One group (one file) is analysed whole in this process, without a
 fork and without summaries.
 """
@@ -28,6 +29,7 @@ from omp_lsp.analysis.check import (
     cross_file,
     cross_file_results,
     include_groups,
+    merged_groups,
     replace,
     result_of,
     with_lines,
@@ -69,8 +71,16 @@ class _Work:
             out.append((path, result))
         return out
 
+    def size(self, number: int) -> int:
+        return sum(len(self.documents[p].source) for p in self.groups[number])
+
     def contexts(self, group: list[str]) -> dict[str, FileContext]:
         return {path: context for path, context, _ in self.analyses(group) if context is not None}
+
+
+# A worker analyses groups until it has read about this much source (small files share a worker:
+# starting one costs a fork), and keeps what it built until it exits (about 100 bytes a byte).
+BATCH_BYTES = 1_000_000
 
 
 def check(documents: dict[str, Document], options: Options, build: Build, database: CompileDatabase | None,
@@ -82,29 +92,53 @@ def check(documents: dict[str, Document], options: Options, build: Build, databa
     if len(groups) == 1:   # (one file, or files that include each other: kept whole, as the server does)
         analyses = cross_file(analyze_files(documents, options, build), options, None, database)
         return {p: FileResult(a.document.lines, a.findings, a.internal_errors, None) for p, a in analyses.items()}
+    paths = list(documents)
     work = _Work(documents, options, build, groups)
-    found = _in_processes(work, jobs)
-    left = [n for n, group in enumerate(groups) if any(p not in found for p in group)]
-    for i, number in enumerate(left):   # (those whose worker failed)
-        found.update(work.results(number, release=i + 1 < len(left)))
-    group_of = {path: group for group in groups for path in group}
+    found: dict[str, FileResult] = {}
+    while True:
+        todo = [n for n, group in enumerate(work.groups) if any(p not in found for p in group)]
+        if todo and not found:
+            # the smallest group here first: the analysis's modules are then loaded once, not in each worker
+            first = min(todo, key=work.size)
+            found.update(work.results(first))
+            todo.remove(first)
+        found.update(_in_processes(work, todo, jobs))
+        for number in todo:   # (those whose worker failed)
+            if any(p not in found for p in work.groups[number]):
+                found.update(work.results(number))
+        # a translation unit that read a file of another group: those groups are analysed together again
+        joined = merged_groups(paths, work.groups, {p: r.reached for p, r in found.items()})
+        if len(joined) == len(work.groups):
+            break
+        kept = {tuple(group) for group in work.groups}
+        for group in joined:
+            if tuple(group) not in kept:
+                for p in group:
+                    found.pop(p, None)
+        work.groups = joined
+    group_of = {path: group for group in work.groups for path in group}
 
     def load(path: str) -> dict[str, FileContext]:
         return work.contexts(group_of[path])
     return cross_file_results({p: found[p] for p in documents}, options, database, load)
 
 
-def _in_processes(work: _Work, jobs: int) -> dict[str, FileResult]:
-    """The groups' results, each from a process forked for it, at most `jobs` at a time, the
-    largest groups first (the last to finish is then a small one). A group whose worker failed
-    is left out: `check` analyses it here."""
-    order = sorted(range(len(work.groups)), key=lambda n: -sum(len(work.documents[p].source) for p in work.groups[n]))
+def _in_processes(work: _Work, numbers: list[int], jobs: int) -> dict[str, FileResult]:
+    """The results of these groups, from processes forked for batches of them (`BATCH_BYTES`),
+    at most `jobs` at a time, the largest first (the last to finish is then a small one). A group
+    whose worker failed is left out: `check` analyses it here."""
+    batches: list[list[int]] = []
+    for number in sorted(numbers, key=lambda n: -work.size(n)):
+        if batches and sum(map(work.size, batches[-1])) + work.size(number) <= BATCH_BYTES:
+            batches[-1].append(number)
+        else:
+            batches.append([number])
     found: dict[str, FileResult] = {}
     running: dict[int, tuple[int, list[bytes]]] = {}   # read end -> (pid, what was read)
     with selectors.DefaultSelector() as selector:
-        while order or running:
-            while order and len(running) < jobs:
-                read_end, pid = _fork(work, order.pop(0))
+        while batches or running:
+            while batches and len(running) < jobs:
+                read_end, pid = _fork(work, batches.pop(0))
                 running[read_end] = (pid, [])
                 selector.register(read_end, selectors.EVENT_READ)
             for key, _ in selector.select():
@@ -124,8 +158,8 @@ def _in_processes(work: _Work, jobs: int) -> dict[str, FileResult]:
     return found
 
 
-def _fork(work: _Work, number: int) -> tuple[int, int]:
-    """(the read end of its pipe, the pid) of a process that analyses one group, writes its
+def _fork(work: _Work, numbers: list[int]) -> tuple[int, int]:
+    """(the read end of its pipe, the pid) of a process that analyses these groups, writes their
     results to the pipe and exits."""
     read_end, write_end = os.pipe()
     pid = os.fork()
@@ -137,8 +171,8 @@ def _fork(work: _Work, number: int) -> tuple[int, int]:
         os.close(read_end)
         gc.disable()   # (it exits when done: nothing to collect)
         # (a file's line index is its text: the main process has it already)
-        results = [(path, without_lines(result, work.documents[path].lines)) for path, result in
-                   work.results(number, release=False)]
+        results = [(path, without_lines(result, work.documents[path].lines))
+                   for number in numbers for path, result in work.results(number, release=False)]
         data = pickle.dumps(results, protocol=pickle.HIGHEST_PROTOCOL)
         view = memoryview(data)
         while view:

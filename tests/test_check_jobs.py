@@ -139,3 +139,36 @@ def test_bad_numbers_of_jobs_are_usage_errors(tmp_path: Path) -> None:
     for value in ("0", "-2", "many"):
         r = _cli("-j", value, str(tmp_path))
         assert r.returncode == 2 and "Traceback" not in r.stderr, (value, r.stderr)
+
+
+def test_groups_whose_units_read_each_other_s_files_are_analysed_together(tmp_path: Path) -> None:
+    """b.h is found only through a folder of main.c's command (`-Iinc2`), from a.h: the scan of
+    a.h alone does not find it, so b.h starts in a group of its own. main.c's analysis shows that
+    its unit read b.h, with USE_GPU defined: the groups are joined and b.h is read in main.c's
+    context, as the whole analysis reads it (alone, its directive would be in an inactive branch)."""
+    from omp_lsp.analysis.check import Build, cross_file, include_groups, load_compile_commands, replace, with_overlay
+    from omp_lsp.server.check_jobs import check
+    (tmp_path / "inc").mkdir()
+    (tmp_path / "inc2").mkdir()
+    (tmp_path / "inc" / "a.h").write_text('#include "b.h"\n')
+    (tmp_path / "inc2" / "b.h").write_text(
+        "#ifdef USE_GPU\n#pragma omp declare target\nint counter;\n#pragma omp end declare target\n#endif\n")
+    (tmp_path / "main.c").write_text('#define USE_GPU\n#include "a.h"\nint main(void) { return counter; }\n')
+    (tmp_path / "other.c").write_text(CALLEE)
+    (tmp_path / "compile_commands.json").write_text(json.dumps([{
+        "directory": str(tmp_path), "file": "main.c", "arguments": ["clang", "-fopenmp", "-Iinc", "-Iinc2", "-c", "main.c"]},
+        {"directory": str(tmp_path), "file": "other.c", "arguments": ["clang", "-fopenmp", "-c", "other.c"]}]))
+    database = load_compile_commands(str(tmp_path / "compile_commands.json"))
+    paths = [tmp_path / "main.c", tmp_path / "inc" / "a.h", tmp_path / "inc2" / "b.h", tmp_path / "other.c"]
+    options = Options()
+    build = Build(database)
+    groups = include_groups(documents_of(paths), replace(build, headers=with_overlay(build.headers, documents_of(paths))))
+    assert [str(tmp_path / "inc2" / "b.h")] in groups   # (the scan alone keeps b.h apart)
+    whole = cross_file(analyze_files(documents_of(paths), options, build), options, None, database)
+    alone = analyze_files(documents_of([paths[2]]), options)[str(paths[2])]
+    b_h = str(paths[2])
+    assert [f.code for f in whole[b_h].findings] != [f.code for f in alone.findings]
+    for jobs in (1, 2):
+        found = check(documents_of(paths), options, build, database, jobs)
+        assert {p: r.findings for p, r in found.items()} == {p: a.findings for p, a in whole.items()}, jobs
+

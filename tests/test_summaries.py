@@ -100,7 +100,7 @@ def test_a_summarised_analysis_holds_no_model_and_no_tree() -> None:
     path = ROOT / "examples" / "saxpy.c"
     analysis = analyze_files(documents_of([path]))[str(path)]
     assert analysis.context is not None
-    analysis.context.model   # (built)
+    assert analysis.context.model.named("saxpy")   # (built)
     directives = list(analysis.directives)
     kept = summarized(str(path), analysis)
     assert kept.summary is not None and kept.context is not None
