@@ -63,6 +63,8 @@ class Build:
 
 def with_overlay(headers: Headers, documents: dict[str, Document]) -> Headers:
     """Headers that read the given documents' texts rather than the disk's (they may differ)."""
+    if headers is not DISK and all(headers.overlay.get(p) is d.source for p, d in documents.items()):
+        return headers   # (already: a group of a workspace's files, analysed with the workspace's overlay)
     found = Headers()
     found.overlay = {path: doc.source for path, doc in documents.items()}
     if headers is not DISK:

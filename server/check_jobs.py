@@ -127,12 +127,18 @@ def _in_processes(work: _Work, numbers: list[int], jobs: int) -> dict[str, FileR
     """The results of these groups, from processes forked for batches of them (`BATCH_BYTES`),
     at most `jobs` at a time, the largest first (the last to finish is then a small one). A group
     whose worker failed is left out: `check` analyses it here."""
+    # (and at least four batches a job where there are enough groups: the work is then shared)
+    sizes = {n: work.size(n) for n in numbers}
+    budget = min(BATCH_BYTES, sum(sizes.values()) // (4 * jobs) + 1)
     batches: list[list[int]] = []
-    for number in sorted(numbers, key=lambda n: -work.size(n)):
-        if batches and sum(map(work.size, batches[-1])) + work.size(number) <= BATCH_BYTES:
+    filled = 0
+    for number in sorted(numbers, key=lambda n: -sizes[n]):
+        if batches and filled + sizes[number] <= budget:
             batches[-1].append(number)
+            filled += sizes[number]
         else:
             batches.append([number])
+            filled = sizes[number]
     found: dict[str, FileResult] = {}
     running: dict[int, tuple[int, list[bytes]]] = {}   # read end -> (pid, what was read)
     with selectors.DefaultSelector() as selector:
