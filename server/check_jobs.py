@@ -57,8 +57,10 @@ class _Work:
 
     def analyses(self, group: list[str]) -> Iterator[tuple[str, FileContext | None, FileResult]]:
         # fresh documents: a parse stays with its analysis, not with the documents kept here
-        documents = {p: Document(self.documents[p].source, self.documents[p].language, self.documents[p].version,
-                                 lines=self.documents[p].lines) for p in group}
+        return self.analyses_of({p: Document(self.documents[p].source, self.documents[p].language,
+                                             self.documents[p].version, lines=self.documents[p].lines) for p in group})
+
+    def analyses_of(self, documents: dict[str, Document]) -> Iterator[tuple[str, FileContext | None, FileResult]]:
         for path, analysis in analyze_files(documents, self.options, self.build).items():
             yield path, analysis.context, result_of(path, analysis, self.fortran)
 
@@ -71,6 +73,16 @@ class _Work:
             out.append((path, result))
         return out
 
+    def preload(self) -> None:
+        """Analyse a few lines in each language of the documents here: the modules an analysis
+        loads (rules, program model, parsers) are then loaded once, not in each worker."""
+        for language in {d.language: None for d in self.documents.values()}:
+            text = _PRELOAD_FORTRAN if language.is_fortran else _PRELOAD_C
+            document = Document(text, language)
+            for _, context, _ in self.analyses_of({"preload": document}):
+                if context is not None:
+                    context.release()
+
     def size(self, number: int) -> int:
         return sum(len(self.documents[p].source) for p in self.groups[number])
 
@@ -78,6 +90,24 @@ class _Work:
         return {path: context for path, context, _ in self.analyses(group) if context is not None}
 
 
+# What `_Work.preload` analyses: a declare target and a target region, read by most of the rules.
+_PRELOAD_C = b"""#pragma omp declare target
+int counter;
+#pragma omp end declare target
+void run(int n, double *a) {
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += counter;
+}
+"""
+_PRELOAD_FORTRAN = b"""subroutine run(n, a)
+  integer :: n, i
+  real :: a(n)
+  !$omp target teams distribute parallel do map(tofrom: a)
+  do i = 1, n
+    a(i) = a(i) + 1
+  end do
+end subroutine
+"""
 # A worker analyses groups until it has read about this much source (small files share a worker:
 # starting one costs a fork), and keeps what it built until it exits (about 100 bytes a byte).
 BATCH_BYTES = 1_000_000
@@ -97,11 +127,8 @@ def check(documents: dict[str, Document], options: Options, build: Build, databa
     found: dict[str, FileResult] = {}
     while True:
         todo = [n for n, group in enumerate(work.groups) if any(p not in found for p in group)]
-        if todo and not found:
-            # the smallest group here first: the analysis's modules are then loaded once, not in each worker
-            first = min(todo, key=work.size)
-            found.update(work.results(first))
-            todo.remove(first)
+        if not found:
+            work.preload()
         found.update(_in_processes(work, todo, jobs))
         for number in todo:   # (those whose worker failed)
             if any(p not in found for p in work.groups[number]):
