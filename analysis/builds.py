@@ -10,7 +10,7 @@ a fragment included in a function body, that function), as clangd reads a header
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from collections.abc import Set as AbstractSet
 
 from .file_analysis import FileAnalysis, analyze
@@ -87,22 +87,7 @@ def include_groups(documents: dict[str, Document], build: Build) -> list[list[st
     another group: `analyze_files` on each group analyses its files as on all the documents
     (given `build` with every document's text: `with_overlay`)."""
     graph = include_graph(documents, build) if len(documents) > 1 else {}
-    group = {p: p for p in documents}
-
-    def root(p: str) -> str:
-        while group[p] != p:
-            group[p] = group[group[p]]
-            p = group[p]
-        return p
-    for path, included in graph.items():
-        for other in included:
-            a, b = root(path), root(other)
-            if a != b:
-                group[b] = a
-    out: dict[str, list[str]] = {}
-    for path in documents:
-        out.setdefault(root(path), []).append(path)
-    return list(out.values())
+    return _joined(list(documents), ((path, other) for path, included in graph.items() for other in included))
 
 
 def merged_groups(paths: list[str], groups: list[list[str]], reached: dict[str, tuple[str, ...]]) -> list[list[str]]:
@@ -110,27 +95,32 @@ def merged_groups(paths: list[str], groups: list[list[str]], reached: dict[str, 
     (`reached`: each analysed file's `Configuration.entries`, what the preprocessor read; the
     scan behind `include_groups` may miss an include, as one a header makes through the folders
     of its includer's command). `paths`: the documents, in their order, which each group keeps."""
-    group_of = {p: n for n, group in enumerate(groups) for p in group}
-    by_key = {_key(p): p for p in group_of}
-    parent = list(range(len(groups)))
+    by_key = {_key(p): p for p in paths}
+    held = set(paths)
+    pairs = [(group[0], p) for group in groups for p in group[1:]]
+    pairs += [(path, by_key[_key(file)]) for path, files in reached.items() if path in held
+              for file in files if _key(file) in by_key]
+    return _joined(paths, pairs)
 
-    def root(n: int) -> int:
-        while parent[n] != n:
-            parent[n] = parent[parent[n]]
-            n = parent[n]
-        return n
-    for path, files in reached.items():
-        for file in files:
-            other = by_key.get(_key(file))
-            if other is not None and path in group_of:
-                a, b = root(group_of[path]), root(group_of[other])
-                if a != b:
-                    parent[max(a, b)] = min(a, b)
-    out: dict[int, list[str]] = {}
-    for n, group in enumerate(groups):
-        out.setdefault(root(n), []).extend(group)
-    order = {p: i for i, p in enumerate(paths)}
-    return [sorted(group, key=order.__getitem__) for group in out.values()]
+
+def _joined(paths: list[str], pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
+    """`paths` in groups, the two of each pair in one: each group in `paths`' order, the groups
+    in the order of their first path."""
+    parent = {p: p for p in paths}
+
+    def root(p: str) -> str:
+        while parent[p] != p:
+            parent[p] = parent[parent[p]]
+            p = parent[p]
+        return p
+    for a, b in pairs:
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[rb] = ra
+    out: dict[str, list[str]] = {}
+    for path in paths:
+        out.setdefault(root(path), []).append(path)
+    return list(out.values())
 
 
 def _key(path: str) -> str:
