@@ -204,14 +204,34 @@ def _params_read(s: Symbol) -> bool:
     return not callable(s.__dict__.get("params"))
 
 
+class _Kept(Symbol):
+    """A detached declaration's symbol: the fields the cross-file rules read, in slots (the
+    others read as their defaults). A whole copy's dict was the largest part of a summary."""
+    __slots__ = (
+        "bind_name",
+        "definition",
+        "initialized",
+        "key",
+        "kind",
+        "name",
+        "name_span",
+        "params",
+        "qualified",
+        "scope",
+        "span",
+    )
+
+
 def _alone(s: Symbol, scopes: dict[str, Scope]) -> Symbol:
     """A copy of the symbol in an empty scope of its scope's kind (one per kind: `scopes`)."""
     scope = scopes.get(s.scope.kind)
     if scope is None:
         scope = scopes[s.scope.kind] = Scope(s.scope.kind, "", (0, 0))
-    return Symbol(s.name, s.key, s.kind, s.span, s.name_span, scope, s.definition,
-                  params=s.params if _params_read(s) else (),
-                  initialized=s.initialized, bind_name=s.bind_name, qualified=s.qualified)
+    kept = object.__new__(_Kept)
+    kept.name, kept.key, kept.kind, kept.span, kept.name_span, kept.scope = s.name, s.key, s.kind, s.span, s.name_span, scope
+    kept.definition, kept.initialized, kept.bind_name, kept.qualified = s.definition, s.initialized, s.bind_name, s.qualified
+    kept.params = s.params if _params_read(s) else ()
+    return kept
 
 
 def qualify(key: str, path: str, scope: str) -> str:
