@@ -10,13 +10,14 @@ a fragment included in a function body, that function), as clangd reads a header
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 
 from .file_analysis import FileAnalysis, analyze
 from .semantics.context import FileContext
 from .syntax.compile_commands import CompileDatabase, CompileEntry
 from .syntax.document import Document, Language
+from .syntax.groups import joined
 from .syntax.options import Options
 from .syntax.records import dataclass, field, replace
 from .units import Includer, Unit
@@ -87,7 +88,7 @@ def include_groups(documents: dict[str, Document], build: Build) -> list[list[st
     another group: `analyze_files` on each group analyses its files as on all the documents
     (given `build` with every document's text: `with_overlay`)."""
     graph = include_graph(documents, build) if len(documents) > 1 else {}
-    return _joined(list(documents), ((path, other) for path, included in graph.items() for other in included))
+    return joined(list(documents), ((path, other) for path, included in graph.items() for other in included))
 
 
 def merged_groups(paths: list[str], groups: list[list[str]], reached: dict[str, tuple[str, ...]]) -> list[list[str]]:
@@ -100,27 +101,7 @@ def merged_groups(paths: list[str], groups: list[list[str]], reached: dict[str, 
     pairs = [(group[0], p) for group in groups for p in group[1:]]
     pairs += [(path, by_key[_key(file)]) for path, files in reached.items() if path in held
               for file in files if _key(file) in by_key]
-    return _joined(paths, pairs)
-
-
-def _joined(paths: list[str], pairs: Iterable[tuple[str, str]]) -> list[list[str]]:
-    """`paths` in groups, the two of each pair in one: each group in `paths`' order, the groups
-    in the order of their first path."""
-    parent = {p: p for p in paths}
-
-    def root(p: str) -> str:
-        while parent[p] != p:
-            parent[p] = parent[parent[p]]
-            p = parent[p]
-        return p
-    for a, b in pairs:
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[rb] = ra
-    out: dict[str, list[str]] = {}
-    for path in paths:
-        out.setdefault(root(path), []).append(path)
-    return list(out.values())
+    return joined(paths, pairs)
 
 
 def _key(path: str) -> str:

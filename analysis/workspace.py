@@ -139,20 +139,20 @@ class FileResult:
     findings: list[Finding]
     internal_errors: list[str]
     summary: FileSummary | None       # None: the file has no context (the cross-file rules skip it)
-    summary_error: str | None = None  # summarising it failed: the rules read its context again
+    unsummarised: bool = False        # summarising it failed: the rules read its context again
     reached: tuple[str, ...] = ()     # the files its translation unit read (Configuration.entries)
 
 
 def result_of(path: str, analysis: FileAnalysis, fortran: bool) -> FileResult:
     """`fortran`: whether the workspace has Fortran files (`rules.summarize`)."""
-    summary, error = None, None
+    summary, failed = None, False
     if analysis.context is not None:
         try:
             summary = summarize(analysis.context, path, fortran)
-        except Exception as err:   # (the cross-file rules, reading the context, report it)
-            error = f"{type(err).__name__}: {err}"
+        except Exception:   # (the cross-file rules, reading the context, report it)
+            failed = True
     configuration = analysis.configuration
-    return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, error,
+    return FileResult(analysis.document.lines, analysis.findings, analysis.internal_errors, summary, failed,
                       tuple(configuration.entries) if configuration is not None else ())
 
 
@@ -262,7 +262,7 @@ def cross_file_results(results: dict[str, FileResult], options: Options, databas
     """`cross_file` over files analysed before (`result_of`): the rules read the summaries, and
     make a file's context again (`load`) only where they ask for one. The same findings as
     `cross_file` over the analyses."""
-    paths = [p for p, r in results.items() if r.summary is not None or r.summary_error is not None]
+    paths = [p for p, r in results.items() if r.summary is not None or r.unsummarised]
     summaries = {p: r.summary for p, r in results.items() if r.summary is not None}
     ws = WorkspaceContext(LoadedContexts(paths, load), options, None, database, summaries,
                           {p: results[p].lines.source for p in paths})

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
 from ..model.file_model import (
@@ -465,6 +465,11 @@ def _scope_of(model: FileModel, symbol: Symbol) -> Scope | None:
     return next((s for s in model.root.walk() if s.symbol is symbol), None)
 
 
+def _fortran_and_any(ctx: FileContext, found: Callable[[FileContext], Iterator[object]]) -> bool:
+    """A Fortran file in which `found` finds something (a fact that singles out the file)."""
+    return ctx.document.language.is_fortran and next(found(ctx), None) is not None
+
+
 def _interface_marks(ctx: FileContext) -> Iterator[tuple[Scope, Mark]]:
     """The declare target marks of interface bodies on their own procedure."""
     if not ctx.has_declare_target:
@@ -480,7 +485,7 @@ def _interface_marks(ctx: FileContext) -> Iterator[tuple[Scope, Mark]]:
 @file_fact
 def interface_marks(ctx: FileContext) -> bool:
     """Whether an interface body of the file has a declare target directive (OMP155)."""
-    return ctx.document.language.is_fortran and next(_interface_marks(ctx), None) is not None
+    return _fortran_and_any(ctx, _interface_marks)
 
 
 @file_fact
@@ -622,7 +627,7 @@ def _marked_commons(ctx: FileContext) -> Iterator[tuple[str, ListItem]]:
 @file_fact
 def marked_commons(ctx: FileContext) -> bool:
     """Whether the file's declare target directives name a common block (OMP159)."""
-    return ctx.document.language.is_fortran and next(_marked_commons(ctx), None) is not None
+    return _fortran_and_any(ctx, _marked_commons)
 
 
 @file_fact
@@ -703,7 +708,7 @@ def _bind_c_marks(ctx: FileContext) -> Iterator[tuple[Mark, Symbol]]:
 @file_fact
 def bind_c_marks(ctx: FileContext) -> bool:
     """Whether the file marks a BIND(C) entity declare target (OMP160)."""
-    return ctx.document.language.is_fortran and next(_bind_c_marks(ctx), None) is not None
+    return _fortran_and_any(ctx, _bind_c_marks)
 
 
 @file_fact

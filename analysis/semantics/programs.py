@@ -25,6 +25,7 @@ import os
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, cast
 
+from ..syntax.groups import joined
 from ..syntax.records import dataclass, field, replace
 from .call_graph import PROGRAM_ENTITY, ROOT_PREFIX, FileGraph
 
@@ -191,14 +192,6 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
             if name not in _UNLINKED:
                 listed.setdefault(name, []).append(p)
     definers = {name: tuple(files) for name, files in listed.items()}
-    parent = {p: p for p in linkable}
-
-    def find(p: str) -> str:
-        while parent[p] != p:
-            parent[p] = parent[parent[p]]
-            p = parent[p]
-        return p
-
     includers = {p: by_key[_key(facts[p].includer)] for p in paths
                  if facts[p].includer and by_key.get(_key(facts[p].includer), p) != p}
     out = Programs(units=units, includers=includers)
@@ -206,16 +199,12 @@ def partition(facts: dict[str, LinkFacts], in_build: Callable[[str], bool] | Non
     out.__dict__["_index"] = index
     for p in linkable:
         links, ambiguous = index.links_of(p, units[p])
-        for found in links:
-            parent[find(p)] = find(found)
         if ambiguous:
             out.ambiguous[p] = ambiguous
         out.links[p] = links
-    groups: dict[str, list[str]] = {}
-    for p in linkable:
-        groups.setdefault(find(p), []).append(p)
+    groups = joined(linkable, ((p, found) for p in linkable for found in out.links[p]))
     single = len(groups) <= 1
-    for members in groups.values():
+    for members in groups:
         name = "" if single else min(members)
         for p in members:
             out.scopes[p] = name
