@@ -131,7 +131,7 @@ class OpenDocument:
             return None
         padding = self.log.padding
         at, end, text = padding.to_padded(edit.start), padding.to_padded(edit.old_end), new[edit.start:edit.new_end]
-        done = reanalyse_directive(analysis, padding, at, end, text)
+        done = reanalyse_directive(analysis, padding, at, end, text, structure_kept=edit.inert)
         if done is None and not edit.inert:   # (an inert edit costs nothing: see `edited`)
             again = reanalyse_statement if self.doc.language.is_fortran else reanalyse_procedure
             done = again(analysis, padding, at, end, text)

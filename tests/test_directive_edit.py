@@ -19,7 +19,7 @@ from omp_lsp.analysis.incremental.directive_edit import reanalyse
 from omp_lsp.analysis.rules import Rule, drain, iter_rules, run_rule
 from omp_lsp.analysis.semantics.call_graph import file_graph
 from omp_lsp.analysis.semantics.propagation import DeviceGraph
-from omp_lsp.analysis.syntax.document import language_for_path
+from omp_lsp.analysis.syntax.document import TextEdit, language_for_path
 from omp_lsp.analysis.syntax.padding import PAD, Padding, pad
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file, cross_file_again
 
@@ -116,6 +116,16 @@ def _afresh(real: bytes, language: Language, options: Options, graph: DeviceGrap
     return analysis, padding, graph, cross
 
 
+def _structure_kept(real: bytes, language: Language, start: int, end: int, typed: bytes) -> bool:
+    """The verdict the server's own tree of the real text gives the edit (Document.tree_edit)."""
+    live = Document(real, language)
+    assert live.tree is not None or language.is_fortran
+    edit = TextEdit(live.lines.point(start), live.lines.point(end), typed.decode("utf-8", "surrogatepass"))
+    live.apply(edit, "utf-8")
+    assert live.last_change is not None
+    return live.last_change.inert
+
+
 def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options,
                      other: FileAnalysis | None = None) -> None:
     analysis, padding, graph, cross = _afresh(real, language, options, other=other)
@@ -130,8 +140,12 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
         at = data.draw(st.integers(min_value=first, max_value=last), label="at")
         removed = data.draw(st.integers(min_value=0, max_value=min(3, last - at)), label="removed")
         typed = data.draw(st.sampled_from(TYPED), label="typed").encode()
+        # as the server: the real text's tree, reparsed over the edit, may vouch for its syntax
+        kept = _structure_kept(real, language, at, at + removed, typed) if data.draw(st.booleans(), label="tree") \
+            else False
         real = real[:at] + typed + real[at + removed:]
-        done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at + removed), typed)
+        done = reanalyse(analysis, padding, padding.to_padded(at), padding.to_padded(at + removed), typed,
+                         structure_kept=kept)
         if done is None:
             event("analysed afresh")
             analysis, padding, graph, cross = _afresh(real, language, options, graph, cross, other)

@@ -4,7 +4,7 @@ from __future__ import annotations
 from pathlib import Path, PurePosixPath
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from omp_lsp.analysis.syntax.document import (
     ByteEdit,
@@ -523,3 +523,88 @@ def test_a_tree_reparsed_from_the_last_text_equals_a_fresh_parse(path: Path, dat
         fresh = Document(text, language)
         assert _nodes(document.tree) == _nodes(fresh.tree)
         previous = document
+
+
+# ---------------------------------------------------------------- typing in a pragma: the tree edited, not reparsed
+
+_PRAGMA_TYPED = [b"", b"1", b" ", b"x", b",", b"(", b")", b":", b"map(to: a[0:n])", b"nowait", b"\xc3\xa9", b"\t",
+                 b"/", b"*", b"//", b"/*", b"\\", b"\\\n", b"\n", b"\r\n", b"\"", b"'", b"#", b"omp"]
+_C_FIXTURES = [p for p in _FIXTURES if language_for_path(str(p)) in (C, CPP) and b"#pragma" in p.read_bytes()]
+
+
+def _typed_in_pragma(doc: Document, old: bytes, start: int, end: int, typed: bytes) -> ByteEdit:
+    """As the server types: the text first (`apply(parse=False)`), then the tree (`tree_edit`)."""
+    doc.apply(TextEdit(doc.lines.point(start), doc.lines.point(end), typed.decode("utf-8", "surrogatepass")),
+              "utf-8", parse=False)
+    assert doc.last_change is not None
+    return doc.tree_edit(old, doc.source, doc.last_change)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_C_FIXTURES), st.data())
+def test_edits_in_pragma_lines_leave_the_tree_of_a_fresh_parse(path: Path, data: st.DataObject) -> None:
+    """Whether the tree is only edited (typing in a pragma's text) or reparsed, it is the new text's
+    tree, and the edit is judged inert exactly when a reparse judges it so."""
+    language = language_for_path(str(path))
+    assert language is not None
+    doc = Document(path.read_bytes(), language)
+    assert doc.tree is not None
+    for _ in range(data.draw(st.integers(1, 4))):
+        text = doc.source
+        pragmas = [i for i in range(len(text)) if text.startswith(b"#pragma", i)]
+        if not pragmas:
+            return
+        line = data.draw(st.sampled_from(pragmas))
+        line_end = text.find(b"\n", line)
+        line_end = len(text) if line_end < 0 else line_end
+        start = data.draw(st.integers(line, line_end))
+        end = data.draw(st.integers(start, min(line_end, start + 4)))
+        typed = data.draw(st.sampled_from(_PRAGMA_TYPED))
+        tree = doc.tree
+        assert tree is not None
+        # the reference: the same tree reparsed over the edit (a reparse may give another tree
+        # than a fresh parse, a tree-sitter matter: that is compared only when the tree before
+        # the edit is a fresh parse's)
+        fresh_before = _nodes(tree) == _nodes(Document(text, language).tree)
+        reference = Document(text, language)
+        reference._tree = tree.copy()
+        reference.apply(TextEdit(reference.lines.point(start), reference.lines.point(end),
+                                 typed.decode("utf-8", "surrogatepass")), "utf-8")
+        edit = _typed_in_pragma(doc, text, start, end, typed)
+        assert reference.last_change is not None
+        assert edit.inert == reference.last_change.inert
+        assert _nodes(doc.tree) == _nodes(reference.tree)
+        if doc.tree is tree:   # only edited
+            event("the tree only edited")
+            assert edit.inert
+            if fresh_before:
+                assert _nodes(doc.tree) == _nodes(Document(doc.source, language).tree)
+
+
+@pytest.mark.parametrize("language", [C, CPP])
+@pytest.mark.parametrize(("line", "at", "typed", "only_edited"), [
+    ("#pragma omp target map(to: a)", "end", b" ", True),           # a blank at the end of the line
+    ("#pragma omp target map(to: a)", "end", b" nowait", True),     # a clause added at the end
+    ("#pragma omp target map(to: a)", ")", b"[0:n]", True),        # inside the parentheses
+    ("  #  pragma omp target device(1)", ")", b"0", True),         # blanks around the '#'
+    ("#pragma omp target map(to: a)", ")", b"/", False),           # a comment may start
+    ("#pragma omp target map(to: a) // x", ")", b"1", False),      # one is there already
+    ("#pragma omp target map(to: a)", "end", b" \\", False),       # the line may continue
+    ("#pragma omp target map(to: a)", "end", b"\n", False),        # a new line
+    ("#pragma omp target map(to: a)", "pragma", b"x", False),      # in the directive's name
+])
+def test_typing_in_a_pragma_edits_the_tree_without_a_reparse(language: Language, line: str, at: str,
+                                                           typed: bytes, only_edited: bool) -> None:
+    text = f"int a[4];\n{line}\nvoid f(void);\n".encode()
+    doc = Document(text, language)
+    tree = doc.tree
+    assert tree is not None
+    offset = text.index(b"\n") + 1 + (len(line) if at == "end" else line.rindex(at) + (len(at) if at == "pragma" else 0))
+    reference = Document(text, language)
+    assert reference.tree is not None
+    reference.apply(TextEdit(reference.lines.point(offset), reference.lines.point(offset), typed.decode()), "utf-8")
+    edit = _typed_in_pragma(doc, text, offset, offset, typed)
+    assert (doc.tree is tree) == only_edited   # a reparse makes a new tree
+    assert reference.last_change is not None
+    assert edit.inert == reference.last_change.inert
+    assert _nodes(doc.tree) == _nodes(Document(doc.source, language).tree)

@@ -38,8 +38,7 @@ from ..rules import (
 from ..semantics.declare_target import BEGIN_DECLARE_TARGET, NOHOST_MARKS
 from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parse_text, parser_for
 from ..syntax.padding import Padding
-from ..syntax.reads import STRUCTURES, renamed
-from ..syntax.records import replace
+from ..syntax.reads import STRUCTURES, rename
 from ..units.edits import touches_configuration
 from .directive_again import bound_again, nohost_marks_changed, rebind, resolved_again
 from .graph_edit import rebuilt_graph
@@ -81,10 +80,14 @@ def shape(d: Directive) -> tuple[str, Span, DirectiveSpec | None, str | None, st
 
 
 def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
-              text: bytes) -> tuple[FileAnalysis, Padding] | None:
+              text: bytes, structure_kept: bool = False) -> tuple[FileAnalysis, Padding] | None:
     """The analysis of `old`'s (padded) text with [start, old_end) replaced by `text` and the
     line's blanks taking up the difference, and the padding then; None when the edit is not one
-    this can do (the caller analyses the file afresh)."""
+    this can do (the caller analyses the file afresh). `structure_kept`: the caller's tree of the
+    real text, reparsed over the same edit, kept its structure and holds the typed text in a
+    pragma or comment (`ByteEdit.inert` of `Document.tree_edit`); blanks at line ends parse as
+    nothing, so the padded text need not be parsed again to know that (a reparse of a large file
+    costs several ms a keystroke)."""
     trace, ctx, doc = old.trace, old.context, old.document
     if trace is None or ctx is None or len(trace.problems) != len(old.directives) \
             or any(not e.startswith("internal error in rule") for e in old.internal_errors):
@@ -105,7 +108,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if typed is None:
         return None
     new_src, k, delta, _, pad_start = typed
-    if not _same_syntax(doc, new_src, start, pad_start + max(delta, 0), start + len(text)):
+    if not _same_syntax(doc, new_src, start, pad_start + max(delta, 0), start + len(text), structure_kept):
         return None
     new = _edited_directive(old, ctx, i, new_src, start, old_end)
     if new is None:
@@ -169,7 +172,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         elif not changed.isdisjoint(kept.reads.get(id(d), ())):
             traces[r] = checked_again(r, kept, context, i, id(d))
         else:   # what it read of the directive is the same in its successor
-            traces[r] = replace(kept, reads=renamed(kept.reads, id(d), id(d2)))
+            rename(kept.reads, id(d), id(d2))   # (the old analysis is given up, as its directive list)
+            traces[r] = kept
     findings = [f for found in problems for f in found]
     errors: list[str] = []
     for t in traces.values():
@@ -214,12 +218,16 @@ def _holding(trace: AnalysisTrace, directives: list[Directive], start: int, end:
     return i if span[0] < start and end <= span[1] else None
 
 
-def _same_syntax(doc: Document, new_src: bytes, start: int, end: int, typed_end: int) -> bool:
+def _same_syntax(doc: Document, new_src: bytes, start: int, end: int, typed_end: int,
+                 structure_kept: bool = False) -> bool:
     """The edit [start, end) (the same length before and after) keeps the syntax tree's structure,
-    and the typed text lies in a `#pragma` line's text (C/C++) or on comment lines (Fortran)."""
+    and the typed text lies in a `#pragma` line's text (C/C++) or on comment lines (Fortran).
+    `structure_kept`: the real text's tree found that already (C/C++)."""
     language = doc.language
     if language.is_fortran:
         return comment_lines(doc.source, start, end, language) and comment_lines(new_src, start, end, language)
+    if structure_kept:
+        return True
     tree = doc.tree
     parser = parser_for(language)
     if tree is None or parser is None:

@@ -750,10 +750,11 @@ def _inside_other_target(ctx: FileContext, j: int, index: int, extents: dict[int
 def _routine_allocators(ctx: FileContext, index: int, extent: Span) -> list[tuple[str, Span, Expr | None]]:
     """Allocator arguments of memory routines called in the region."""
     src = ctx.document.source
-    if ctx.document.tree is None or not ctx.mentions(ALLOCATION_ROUTINES):
+    if not ctx.mentions(ALLOCATION_ROUTINES):
         return []
     region = src[extent[0]:extent[1]].lower()
-    if not any(name.encode() in region for name in ALLOCATION_ROUTINES):
+    # the text first: a Fortran file is parsed by tree-sitter only for the rules that need its tree
+    if not any(name.encode() in region for name in ALLOCATION_ROUTINES) or ctx.document.tree is None:
         return []
     out: list[tuple[str, Span, Expr | None]] = []
     for name, args in _routine_calls(ctx, index, extent):

@@ -164,7 +164,10 @@ class LineIndex:
         if delta == 0 and first == last and not middle:
             index.starts = starts
         else:
-            index.starts = [*starts[:first + 1], *middle, *(s + delta for s in starts[last + 1:])]
+            index.starts = moved = starts[:first + 1]
+            moved.extend(middle)
+            # (map: a keystroke pays it for every line after the edit)
+            moved.extend(map(delta.__add__, starts[last + 1:]) if delta else starts[last + 1:])
         return index
 
     @classmethod
@@ -387,9 +390,22 @@ class Document:
             refresh_tree(self)
             return ByteEdit(edit.start, edit.old_end, edit.new_end)
         old_tree = self._tree
+        if new is self.source:   # (the points from the line index: counting lines costs per keystroke)
+            start_point, new_end_point = self.lines.point(edit.start), self.lines.point(edit.new_end)
+        else:
+            start_point, new_end_point = _point(new, edit.start), _point(new, edit.new_end)
+        old_end_point = _point_after(old, edit.start, start_point, edit.old_end)
+        in_pragma = _in_pragma_text(old_tree, old, new, edit)   # (read before the tree is edited)
         old_tree.edit(start_byte=edit.start, old_end_byte=edit.old_end, new_end_byte=edit.new_end,
-                      start_point=_point(old, edit.start), old_end_point=_point(old, edit.old_end),
-                      new_end_point=_point(new, edit.new_end))
+                      start_point=start_point, old_end_point=old_end_point, new_end_point=new_end_point)
+        if in_pragma:
+            # The edited tree is the new text's tree as it is: no reparse (a reparse of a large
+            # file costs several ms, most of a keystroke's time in a directive).
+            if new is self.source:
+                self.stale_tree, self.tree_source = False, None
+            else:
+                self.tree_source = new
+            return ByteEdit(edit.start, edit.old_end, edit.new_end, True)
         self._tree = parse_text(parser, self.language, new, old_tree, old, (edit.start, edit.old_end, edit.new_end))
         if new is self.source:
             self.stale_tree, self.tree_source = False, None
@@ -408,9 +424,47 @@ class Document:
                 self.tree_source = new
 
 
+_PRAGMA_DIRECTIVE = re.compile(rb"#[ \t]*pragma[ \t]")
+_NOT_IN_ARGUMENT = re.compile(rb"[/\\\r\n]")
+
+
+def _in_pragma_text(tree: tree_sitter.Tree, old: bytes, new: bytes, edit: ByteEdit) -> bool:
+    """The edit lies in the text of a one-line `#pragma` (C/C++) after its first byte, and that
+    text, before and after, holds nothing that could end it or start a comment there (no `/`,
+    backslash or line end): the grammar reads such a text as one token to the end of the line, so
+    the tree only edited (`Tree.edit`) is that of the new text, structure and extents alike."""
+    if tree.root_node.has_error:
+        return False   # (a reparse anywhere may recover from an error otherwise, and take in the pragma)
+    node = tree.root_node.descendant_for_byte_range(edit.start, edit.old_end)
+    if node is not None and node.type == "preproc_call":   # (at the text's end: the line's node)
+        node = node.child_by_field_name("argument")
+    if node is None or node.type != "preproc_arg" or not node.start_byte < edit.start <= edit.old_end <= node.end_byte:
+        return False
+    line = old.rfind(b"\n", 0, node.start_byte) + 1
+    call = node.parent
+    if call is None or call.type != "preproc_call" or old[line:call.start_byte].strip(b" \t") \
+            or _PRAGMA_DIRECTIVE.match(old, call.start_byte, node.start_byte) is None:
+        return False
+    old_end = node.end_byte
+    if old[old_end:old_end + 1] not in (b"\n", b"") or old[max(0, line - 3):line].rstrip(b"\r\n").endswith(b"\\"):
+        return False   # (the token runs to the line end; a line continuing another is the other's)
+    new_end = old_end + edit.new_end - edit.old_end
+    return _NOT_IN_ARGUMENT.search(old, node.start_byte, old_end) is None \
+        and _NOT_IN_ARGUMENT.search(new, node.start_byte, new_end) is None \
+        and new[new_end:new_end + 1] in (b"\n", b"")
+
+
 def _point(source: bytes, offset: int) -> tuple[int, int]:
     """(row, byte column) of an offset, counted in the text (for a text with no line index)."""
     return source.count(b"\n", 0, offset), offset - (source.rfind(b"\n", 0, offset) + 1)
+
+
+def _point_after(source: bytes, start: int, start_point: tuple[int, int], offset: int) -> tuple[int, int]:
+    """The point of `offset`, counted on from the point of an offset `start` before it."""
+    rows = source.count(b"\n", start, offset)
+    if not rows:
+        return start_point[0], start_point[1] + offset - start
+    return start_point[0] + rows, offset - (source.rfind(b"\n", start, offset) + 1)
 
 
 def refresh_tree(document: Document) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
+from operator import sub
 from typing import NamedTuple
 
 from .document import Language
@@ -44,7 +45,12 @@ class Padding:
             for i, n in enumerate(sizes):
                 before[i + 1] = before[i] + n
         self.before = before
-        self.real_starts = [s - b for s, b in zip(starts, before)]
+
+    @property
+    def real_starts(self) -> list[int]:
+        """Where the pads start in the real text (made when asked: a keystroke that consumes a pad
+        would otherwise pay a new int for every line)."""
+        return list(map(sub, self.starts, self.before))
 
     def __len__(self) -> int:
         return len(self.starts)
@@ -53,12 +59,13 @@ class Padding:
         """An offset of the padded text in the real text (inside added blanks: where they start)."""
         i = bisect_right(self.starts, offset)
         if i and offset < self.starts[i - 1] + self.sizes[i - 1]:
-            return self.real_starts[i - 1]
+            return self.starts[i - 1] - self.before[i - 1]
         return offset - self.before[i]
 
     def to_padded(self, offset: int) -> int:
         """An offset of the real text in the padded text (a line's end: before its added blanks)."""
-        return offset + self.before[bisect_left(self.real_starts, offset)]
+        starts, before = self.starts, self.before
+        return offset + before[bisect_left(range(len(starts)), offset, key=lambda i: starts[i] - before[i])]
 
     def on_line(self, padded: bytes, offset: int) -> int | None:
         """The index of the pad on the line holding `offset` of the padded text (None: it has none)."""
@@ -93,7 +100,8 @@ class Padding:
         sizes = list(self.sizes)
         starts[index] += delta
         sizes[index] -= delta
-        before = self.before[:index + 1] + [b - delta for b in self.before[index + 1:]]
+        before = self.before[:index + 1]
+        before.extend(map((-delta).__add__, self.before[index + 1:]))
         return Padding(starts, sizes, before)
 
 

@@ -108,3 +108,11 @@ def renamed(reads: Reads, old: int, new: int) -> Reads:
         if sign * old in out:
             out[sign * new] = out.pop(sign * old)
     return out
+
+
+def rename(reads: Reads, old: int, new: int) -> None:
+    """`renamed` in place: for a record whose owner is given up to its successor (a record of
+    every directive is large, and an edit would copy it for each rule that kept its findings)."""
+    for sign in (1, -1):
+        if sign * old in reads:
+            reads[sign * new] = reads.pop(sign * old)
