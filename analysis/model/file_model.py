@@ -467,7 +467,11 @@ def _child_at(scope: Scope, offset: int) -> Scope | None:
 
 def is_target_region(d: Directive) -> bool:
     """`target` and combined `target ...` constructs (not target data/update/enter/exit data)."""
-    name = d.name
+    return is_target_region_name(d.name)
+
+
+def is_target_region_name(name: str) -> bool:
+    """`is_target_region` of a directive of this name."""
     if name == "target":
         return True
     if not name.startswith("target "):

@@ -126,7 +126,11 @@ def checked_again(r: Rule[RuleFunc], kept: RuleTrace, context: FileContext, i: i
     # in the order of the directives, as a run over the file yields them
     owned = sorted([*((o, f) for f, o in zip(kept.findings, kept.owners) if o != i),
                     *((i, f) for f in done.findings)], key=lambda pair: pair[0])
-    reads = {key: keys for key, keys in kept.reads.items() if key not in (old_id, -old_id)}
+    # (in place: the kept record is the replaced analysis's, which is given up; a record of a
+    # rule that reads every directive is large)
+    reads = kept.reads
+    reads.pop(old_id, None)
+    reads.pop(-old_id, None)
     for key, keys in done.reads.items():
         reads[key] = reads[key] | keys if key in reads else keys
     return RuleTrace([f for _, f in owned], [], reads, [o for o, _ in owned])

@@ -19,7 +19,7 @@ from ..directives.schema import DirectiveSpec
 from ..directives.tables import DIRECTIVES
 from ..model.c_types import ARITHMETIC_TYPEDEFS
 from ..model.constants import constant_value
-from ..model.file_model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region
+from ..model.file_model import FUNCTION, MODULE, TYPE, VARIABLE, Scope, Symbol, is_target_region, is_target_region_name
 from ..semantics.context import FileContext
 from ..syntax.diagnostics import Finding, Fix, Related, Severity
 from ..syntax.document import Language, Span
@@ -108,10 +108,10 @@ def _targets(ctx: FileContext) -> list[tuple[int, Directive]]:
     where neither the scope nor the position of its expansion is known). Found once per file:
     every rule here asks."""
     found = ctx.__dict__.get("_target_constructs")
-    if found is None:
+    if found is None:   # (from the index by name: an edit of one directive hands that on, not this)
+        names = [name for name in ctx.directive_names() if is_target_region_name(name)]
         found = ctx.__dict__["_target_constructs"] = [
-            (i, d) for i, d in enumerate(ctx.directives)
-            if is_target_region(d) and not d.uses_macros and not d.raw.in_macro]
+            (i, d) for i, d in ctx.directives_named(*names) if not d.uses_macros and not d.raw.in_macro]
     return found
 
 

@@ -192,15 +192,24 @@ class FileContext:
         finally:
             self.__dict__["_owner"] = None
 
-    def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
-        """(index, directive) of the directives with these names, in source order (indexed once:
-        most rules look at a few kinds of directive, and files hold thousands)."""
+    def directive_names(self) -> Iterable[str]:
+        """The names of the file's directives (each once)."""
+        return self._name_index().keys()
+
+    def _name_index(self) -> dict[str, list[tuple[int, Directive]]]:
         index: dict[str, list[tuple[int, Directive]]] | None = self.__dict__.get("_by_name")
         if index is None:
             index = {}
             for i, d in enumerate(self.directives):
                 index.setdefault(d.name, []).append((i, d))
             self.__dict__["_by_name"] = index
+        return index
+
+    def directives_named(self, *names: str) -> list[tuple[int, Directive]]:
+        """(index, directive) of the directives with these names, in source order (indexed once:
+        most rules look at a few kinds of directive, and files hold thousands; an edit of one
+        directive hands the index on to the next analysis, see incremental.directive_edit)."""
+        index = self._name_index()
         if len(names) == 1:
             return index.get(names[0], [])
         return sorted((pair for name in set(names) for pair in index.get(name, [])), key=lambda pair: pair[0])
