@@ -134,10 +134,13 @@ def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, befo
     builder = CBuilder(ctx, graph)
     if any(lo <= r.span[0] < hi for r in ctx.regions.targets):
         # a kernel: its references inside target regions are its roots' (the same ones), or
-        # host code's (device(ancestor: 1))
+        # host code's (device(ancestor: 1)); a region's root is numbered among those of its
+        # unit, all in the body, unless the file is a fragment a function includes (one unit)
         graph.roots = []
-        builder.find_roots()
-        if graph.roots != old.roots:
+        fragment = ctx.configuration is not None and ctx.configuration.includer is not None \
+            and ctx.configuration.includer.function is not None
+        builder.find_roots(None if fragment else before)
+        if graph.roots != (old.roots if fragment else [r for r in old.roots if lo <= r.span[0] < hi]):
             return None
         graph.roots = old.roots
     # read as a graph built afresh reads it: the body unread before its references are

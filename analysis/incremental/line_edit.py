@@ -50,6 +50,11 @@ class LineEdit:
                        related=[replace(r, span=self.span(r.span)) if r.path is None else r for r in f.related],
                        fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) for fix in f.fixes])
 
+    def moves(self, f: Finding) -> bool:
+        """Whether a position of the finding lies where the edit moves text (its line, from the edit on)."""
+        spans = [f.span, *(r.span for r in f.related if r.path is None), *(s for fix in f.fixes for s, _ in fix.edits)]
+        return any(self.start <= span[1] and span[0] <= self.line_end for span in spans)
+
     def trace(self, trace: AnalysisTrace) -> AnalysisTrace:
         """`trace` with every finding and span of a body read moved (Moved: one was inside the
         replaced text)."""

@@ -161,7 +161,7 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
         return None
     new_end = node.end_byte
     structure, findings = old.structure, old.findings
-    if new_end != function[1] or within:
+    if new_end != function[1] or within or any(edit.moves(f) for f in (*old.findings, *old.structure.findings)):
         try:
             structure = c_structure_moved(document, old.directives, old.structure,
                                           [edit.finding(f) for f in old.structure.findings])
@@ -307,8 +307,8 @@ def _directives_inside(old: FileAnalysis, trace: AnalysisTrace, body: Span) -> r
 def _constructs_holding(old: FileAnalysis, inside: range, edited: Span) -> list[int] | None:
     """The directives inside a function body (a kernel's) whose extents meet `edited` (from the
     edit to the end of its line), in source order: all executable, each construct's extent known
-    to the block structure and, when it meets the edit, starting before it. None when that does
-    not hold."""
+    to the block structure and, when it meets the edit, starting before it, and no edit between a
+    construct and the start of its extent. None when that does not hold."""
     extents = old.structure.extents
     within: list[int] = []
     for i in inside:
@@ -317,8 +317,8 @@ def _constructs_holding(old: FileAnalysis, inside: range, edited: Span) -> list[
             return None   # (a declarative one names the body's declarations: the binding reads them)
         if association(d) in EXTENDED:
             extent = extents.get(i)
-            if extent is None:
-                return None
+            if extent is None or d.span[1] <= edited[0] < extent[0]:
+                return None   # (typed between a construct and its extent: what it applies to may change)
             if extent[0] < edited[1] and edited[0] < extent[1]:
                 if extent[0] >= edited[0]:
                     return None

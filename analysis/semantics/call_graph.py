@@ -360,7 +360,9 @@ class _Builder:
                 self.graph.marks.append(MarkFact(key, mark.device_type, mark.kind == "link", mark.indirect,
                                                  mark.span, how))
 
-    def find_roots(self) -> None:
+    def find_roots(self, within: Span | None = None) -> None:
+        """The roots of the target regions (those starting inside `within` only, when given: a
+        region's root is numbered among its unit's, all inside that unit's body)."""
         regions = self.ctx.regions
         counts: dict[str, int] = {}
         configuration = self.ctx.configuration
@@ -373,6 +375,8 @@ class _Builder:
             self.fragment_root = Root(f"{ROOT_PREFIX}{self.graph.path}:#0", (0, 0), "", function)
             self.graph.roots.append(self.fragment_root)
         for r in regions.targets:
+            if within is not None and not within[0] <= r.span[0] < within[1]:
+                continue
             if r.ancestor:
                 self.ancestor.add(r.index)
                 continue

@@ -344,7 +344,8 @@ class DeviceGraph:
             return
         if old is not None and new is not None and old.signature() == new.signature():
             self.files[path] = new       # only positions moved: swap the spans, keep the state
-            self._reindex(path, old, new)
+            if old.declared is not new.declared or old.marks is not new.marks or old.roots is not new.roots:
+                self._reindex(path, old, new)   # (the same lists: an edit in one body, nothing to point at)
             self._resolved[path] = self._resolve_edges(new)
             self.updates = 0
             return
