@@ -9,6 +9,7 @@ must be treated as read-only.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ..syntax.diagnostics import Finding, Fix, Related
@@ -56,32 +57,46 @@ def shifted(value: Any, delta: int) -> Any:
     """A copy of a parse result (a node, a finding, or a list of them) with all spans moved by `delta`."""
     if type(value) is list:
         return [shifted(v, delta) for v in value]
-    if "_template" in value.__dict__ and type(value) is Clause:
-        for key in LAZY_CLAUSE_FIELDS:  # a moved clause: read what it has not moved yet
-            getattr(value, key)
-    spans, children, lists = _PLANS[type(value)]
-    fields = value.__dict__.copy()
-    fields.pop("_template", None)
-    fields.pop("_delta", None)
+    return _SHIFT[type(value)](value, delta)
+
+
+def _shifter_source(cls: type) -> str:
+    """The source of a function that copies one `cls` with its spans moved, its plan unrolled
+    (the parse cache copies tens of thousands of nodes in a large file: a loop over the plan
+    per node cost twice as much)."""
+    spans, children, lists = _PLANS[cls]
+    out = [f"def _shift_{cls.__name__}(value, delta):", "    fields = value.__dict__.copy()"]
+    out.append("    if '_template' in fields:")
+    if cls is Clause:   # a moved clause: read what it has not moved yet
+        out += ["        for key in LAZY_CLAUSE_FIELDS:", "            getattr(value, key)",
+                "        fields = value.__dict__.copy()"]
+    out += ["        del fields['_template']", "        fields.pop('_delta', None)"]
     for key in spans:
-        v = fields[key]
-        if v is None:
-            continue
-        if key == "edits":
-            fields[key] = tuple(((s[0] + delta, s[1] + delta), text) for s, text in v)
-        else:
-            fields[key] = (v[0] + delta, v[1] + delta)
+        out.append(f"    v = fields[{key!r}]")
+        moved = "tuple(((s[0] + delta, s[1] + delta), text) for s, text in v)" if key == "edits" \
+            else "(v[0] + delta, v[1] + delta)"
+        out.append(f"    if v is not None: fields[{key!r}] = {moved}")
     for key in children:
-        v = fields[key]
-        if v is not None and type(v) in _PLANS:
-            fields[key] = shifted(v, delta)
+        out += [f"    v = fields[{key!r}]", f"    if v is not None and type(v) in _SHIFT: fields[{key!r}] = _SHIFT[type(v)](v, delta)"]
     for key in lists:
-        v = fields[key]
-        if v is not None:
-            fields[key] = [shifted(x, delta) if type(x) in _PLANS or type(x) is list else x for x in v]
-    new = object.__new__(type(value))
-    new.__dict__.update(fields)
-    return new
+        out += [f"    v = fields[{key!r}]",
+                f"    if v is not None: fields[{key!r}] = [_SHIFT[type(x)](x, delta) if type(x) in _SHIFT "
+                "else shifted(x, delta) if type(x) is list else x for x in v]"]
+    out += [f"    new = _new({cls.__name__})", "    new.__dict__.update(fields)", "    return new"]
+    return "\n".join(out)
+
+
+_SHIFT: dict[type, Callable[[Any, int], Any]] = {}
+
+
+def _make_shifters() -> None:
+    scope: dict[str, Any] = {"_SHIFT": _SHIFT, "LAZY_CLAUSE_FIELDS": LAZY_CLAUSE_FIELDS, "shifted": shifted,
+                             "_new": object.__new__, **{cls.__name__: cls for cls in _NODE_TYPES}}
+    exec("\n\n".join(_shifter_source(cls) for cls in _NODE_TYPES), scope)   # (one compile for all)
+    _SHIFT.update({cls: scope[f"_shift_{cls.__name__}"] for cls in _NODE_TYPES})
+
+
+_make_shifters()
 
 
 def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Directive:
