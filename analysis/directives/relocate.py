@@ -50,7 +50,7 @@ def _plan(cls: type) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]
     return tuple(spans), tuple(children), tuple(lists)
 
 
-_PLANS = {cls: _plan(cls) for cls in _NODE_TYPES}
+_PLANS: dict[type, tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...]]] = {cls: _plan(cls) for cls in _NODE_TYPES}
 
 
 def shifted(value: Any, delta: int) -> Any:
