@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator
+from typing import Protocol
 
 from .directives.nodes import Directive
 from .directives.parser import parse_directive
@@ -71,16 +72,26 @@ class AnalysisTrace:
         return self.starts
 
 
+class LineMove(Protocol):
+    """An edit on one line that moves what follows it on that line (incremental.line_edit)."""
+
+    def span(self, span: Span) -> Span:
+        """Where a span of the text before the edit is now (ValueError: it held replaced text)."""
+
+
 @dataclass
 class Succession:
     """An analysis made from `before`'s by an edit of one directive: its id there and here,
     which of its contents changed (syntax.reads keys), and which of the file's built
-    structures were built again (their syntax.reads.structure names)."""
+    structures were built again (their syntax.reads.structure names). Or (`moved`) by an edit
+    on one line of a function body that changed nothing the file's rules read (procedure_edit):
+    no directive, and what follows the edit on its line moved."""
     before: FileContext
     old: int
     new: int
     changed: set[str]
     rebuilt: frozenset[str] = frozenset()
+    moved: LineMove | None = None
 
 
 def analyze(document: Document, options: Options | None = None, path: str = "", unit: Unit | None = None) -> FileAnalysis:

@@ -11,7 +11,7 @@ from typing import Protocol, TypeVar
 from .builds import Build, analyze_files, enclosing_includes
 from .directives.nodes import Directive
 from .directives.structure import Structure, analyse_structure
-from .file_analysis import FileAnalysis, Succession, finish, parsed_directives
+from .file_analysis import FileAnalysis, LineMove, Succession, finish, parsed_directives
 from .rules import (
     RuleRun,
     WorkspaceRuleTrace,
@@ -25,7 +25,7 @@ from .semantics.call_graph import FileGraph
 from .semantics.context import WORKSPACE_GRAPH, FileContext, FileSummary, WorkspaceContext
 from .semantics.propagation import DeviceGraph, DeviceRow
 from .syntax.compile_commands import CompileDatabase
-from .syntax.diagnostics import Finding
+from .syntax.diagnostics import Finding, Fix
 from .syntax.document import Document, LineIndex
 from .syntax.options import Options
 from .syntax.reads import STRUCTURES, renamed
@@ -58,6 +58,7 @@ class CrossFileTrace:
     contexts: dict[str, FileContext]
     rules: dict[Rule[WorkspaceRuleFunc], WorkspaceRuleTrace]
     traced: bool = True                   # the rules' reads were recorded (else nothing can be kept)
+    generation: int = 0                   # the device graph's (DeviceGraph.generation) then
 
 
 def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph: DeviceGraph | None = None,
@@ -67,7 +68,9 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
     """`cross_file`, keeping the findings of the rules that cannot have changed since `previous`:
     each file's context is the same or the successor of an edit of one directive (directive_edit),
     and the rule read neither the changed contents of that directive nor a structure of its file
-    built again, nor the device graph if its facts changed (`_carried`).
+    built again, nor the device graph if its facts changed (`_carried`); or the successor of an
+    edit on one line of a function body (procedure_edit) that left the device graph as it was but
+    for positions, and the rule read nothing else (its findings are moved with the edit).
     `trace`: record what the rules read (without it, the next call cannot keep anything)."""
     ws = workspace_context(analyses, options, graph, database)
     edited = _edited_since(previous, ws, analyses, options, graph, database)
@@ -78,7 +81,8 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
             else _carried(kept, edited) or run_workspace_rule(r, ws, trace)
     out = _with_runs(analyses, group_by_file(ws, list(traces.values())), options)
     facts = dict(graph.files) if graph is not None else {}
-    return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces, trace)
+    return out, CrossFileTrace(options, database, graph, facts, dict(ws.files), traces, trace,
+                               graph.generation if graph is not None else 0)
 
 
 @dataclass
@@ -108,7 +112,9 @@ def _edited_since(previous: CrossFileTrace | None, ws: WorkspaceContext, analyse
         if succession is None or succession.before is not before:
             return None
         edits.files.append((succession, ctx))
-        edits.graph_changed |= not same_facts
+        # (after an edit in a function body that only moved positions, the graph is that file's
+        # successor with nothing propagation sees changed: the generation stays)
+        edits.graph_changed |= not same_facts and (succession.moved is None or graph.generation != previous.generation)
     return edits
 
 
@@ -120,14 +126,43 @@ def _carried(kept: WorkspaceRuleTrace, edits: _Edits | None) -> WorkspaceRuleTra
     reads = kept.reads
     if edits.graph_changed and WORKSPACE_GRAPH in reads.get(STRUCTURES, ()):
         return None
+    findings = kept.findings
     for succession, ctx in edits.files:
         old, new = succession.old, succession.new
         changed, file_key = succession.changed, id(succession.before.document)
+        if succession.moved is not None:
+            # an edit in a function body: the rule read the device graph at most (in which only
+            # positions moved), nothing of the file itself, nor any file's text
+            if reads.get(file_key) or not reads.get(STRUCTURES, set()) <= {WORKSPACE_GRAPH}:
+                return None
+            try:
+                findings = [(path, _moved(f, path, ctx.path, succession.moved)) for path, f in findings]
+            except ValueError:   # a position in the replaced text
+                return None
+            reads = renamed(reads, file_key, id(ctx.document))
+            continue
         if not changed.isdisjoint(reads.get(old, ())) or not changed.isdisjoint(reads.get(-old, ())) \
                 or not succession.rebuilt.isdisjoint(reads.get(file_key, ())):
             return None
         reads = renamed(renamed(reads, old, new), file_key, id(ctx.document))
-    return kept if reads is kept.reads else replace(kept, reads=reads)
+    if reads is kept.reads and findings is kept.findings:
+        return kept
+    return replace(kept, reads=reads, findings=findings)
+
+
+def _moved(f: Finding, path: str, edited: str, move: LineMove) -> Finding:
+    """A cross-file finding of `path` with its positions in the file `edited` moved (the same
+    finding when none moved)."""
+    here = path == edited
+    if not here and all(r.path != edited for r in f.related):
+        return f
+    span = move.span(f.span) if here else f.span
+    related = [r if (r.path or path) != edited or move.span(r.span) == r.span else replace(r, span=move.span(r.span))
+               for r in f.related]
+    fixes = [Fix(fix.title, tuple((move.span(s), t) for s, t in fix.edits)) if here else fix for fix in f.fixes]
+    if span == f.span and all(a is b for a, b in zip(related, f.related)) and fixes == f.fixes:
+        return f
+    return replace(f, span=span, related=related, fixes=fixes)
 
 
 @dataclass

@@ -20,8 +20,10 @@ from omp_lsp.analysis.semantics.call_graph import file_graph
 from omp_lsp.analysis.semantics.propagation import DeviceGraph
 from omp_lsp.analysis.syntax.document import language_for_path
 from omp_lsp.analysis.syntax.padding import Padding, pad
-from omp_lsp.analysis.workspace import CrossFileTrace
+from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
+from omp_lsp.analysis.workspace import CrossFileTrace, cross_file, cross_file_again
 from test_directive_edit import (
+    OTHER,
     PATH,
     SOURCES,
     _afresh,
@@ -355,3 +357,56 @@ def test_what_the_analysis_keeps_of_the_bodies_read_does_not_grow_with_the_edits
                       len(analysis.context._model.root.__dict__["_used"])))
     assert sizes[-1] == sizes[1], sizes
     assert analysis.findings == _fresh_of(analysis, padding, KERNEL.encode(), Language.C, Options()).findings
+
+
+CROSS = """\
+double remote(int n);
+double helper(int n) {
+  double t = 2.0; return t * remote(n);
+}
+double twice(int n) { return 2.0 * n; }
+void kernel(int n, double *a) {
+#pragma omp target map(tofrom: a[0:n])
+  { a[0] = helper(n); }
+}
+"""
+CROSS_OTHER = """\
+double remote(int n) { return n; }
+double twice(int n);
+void other_kernel(double *a) {
+#pragma omp target map(tofrom: a[0:1])
+  { a[0] = twice(1); }
+}
+"""
+
+
+@pytest.mark.parametrize("old, new, kept", [
+    ("2.0;", "2.50;", True),                            # a number: the device graph only moves
+    ("t *", "t +", True),                          # an operator before the call
+    ("remote(n);", "remote(n) + scale(n);", False),     # a call: the graph changes, the rules run again
+])
+def test_an_edit_in_a_body_keeps_the_cross_file_findings_moved_while_the_graph_only_moves(
+        old: str, new: str, kept: bool) -> None:
+    """OMP403 in each file: `remote` called on the device from the edited line, after the edit,
+    and `twice` from the other file; the rule read nothing of the files but the device graph."""
+    options = Options()
+    padded, padding = pad(CROSS.encode(), Language.C)
+    analyses = {PATH: _analysis(padded, Language.C, options),
+                OTHER: _analysis(pad(CROSS_OTHER.encode(), Language.C)[0], Language.C, options)}
+    graph = DeviceGraph(options.propagation, graph_after_edit)
+    graph.sync({p: a.context for p, a in analyses.items() if a.context is not None})
+    before, trace = cross_file_again(analyses, options, graph, None, None)
+    [here] = [f for f in before[PATH].findings if f.code == "OMP403"]
+    [there] = [f for f in before[OTHER].findings if f.code == "OMP403"]
+    at = padded.index(old.encode())
+    done = reanalyse(analyses[PATH], padding, at, at + len(old), new.encode())
+    assert done is not None
+    analyses[PATH] = done[0]
+    graph.sync({p: a.context for p, a in analyses.items() if a.context is not None})
+    after, _ = cross_file_again(analyses, options, graph, None, trace)
+    assert {p: r.findings for p, r in after.items()} == {p: r.findings for p, r in cross_file(analyses, options).items()}
+    [there_now] = [f for f in after[OTHER].findings if f.code == "OMP403"]
+    assert (there_now is there) == kept   # kept as it was, not found again
+    if kept:   # after the edit on its line: moved with it
+        [here_now] = [f for f in after[PATH].findings if f.code == "OMP403"]
+        assert here_now.span == (here.span[0] + len(new) - len(old), here.span[1] + len(new) - len(old))

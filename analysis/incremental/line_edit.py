@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     from ..file_analysis import AnalysisTrace
 
 
-class Moved(Exception):
+class Moved(ValueError):
     """A position inside the replaced text: the finding read what the edit changed."""
 
 

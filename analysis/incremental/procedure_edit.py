@@ -45,7 +45,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from ..directives.structure import association, c_structure_moved
-from ..file_analysis import AnalysisTrace, FileAnalysis, conclude
+from ..file_analysis import AnalysisTrace, FileAnalysis, Succession, conclude
 from ..semantics.context import FileContext
 from ..syntax.document import Document, LineIndex, Span, parse_from, refresh_tree
 from ..syntax.padding import Padding
@@ -121,7 +121,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     # Nothing outside the body moved but (when its closing brace ends the edited line) the end of
     # the function: the structures are kept, the model reads the body again.
     if (body[1] > pad_start or not src[body[1]:pad_start].strip()) and not entities:
-        kept = _kept(old, ctx, document, function, node, edit, within)
+        kept = _kept(old, ctx, document, function, node, edit, within, one_line=len(new_lines) == 1)
         if kept is not None:
             return kept, padding.consumed(k, delta)
     if declarations_read:
@@ -149,7 +149,7 @@ _NOT_KEPT = frozenset({"_c_types", "_file_graph", "_device_graph", "_lowered_sou
 
 
 def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Span, node: tree_sitter.Node,
-          edit: LineEdit, within: list[int]) -> FileAnalysis | None:
+          edit: LineEdit, within: list[int], one_line: bool = False) -> FileAnalysis | None:
     """The analysis after an edit inside a function body that left everything outside it in
     place but the function's end (`function`: its old extent): the old findings and structures
     (what ended with the function moved), the program model with that body to be read again.
@@ -195,8 +195,11 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     context.__dict__["_read_again"] = (ctx, (inside[0], inside[1] - (new_end - function[1])), inside,
                                        (function[0], new_end), node)
     if not within:
+        # the cross-file findings are kept too, moved, while the device graph only moved (its
+        # messages name no line: none was added or removed)
+        succession = Succession(ctx, 0, 0, set(), moved=edit) if one_line else None
         return FileAnalysis(document, old.directives, structure, findings, [], context,
-                            replace(trace, succession=None))
+                            replace(trace, succession=succession))
     trace = rules_inside(trace, context, within)
     return FileAnalysis(document, old.directives, structure,
                         conclude(trace.findings(), document, old.directives, trace.options),

@@ -286,6 +286,7 @@ class _Focused(FileContext):
     __slots__ = ("focus",)
 
 
+SOURCE_TEXT = "source text"   # the structure name of a file's text read by a cross-file rule
 WORKSPACE_GRAPH = "workspace device graph"   # the structure name of WorkspaceContext.device_graph
 
 
@@ -338,6 +339,7 @@ class WorkspaceContext:
 
     def source(self, path: str) -> bytes:
         """A file's text (a search of it needs no context)."""
+        reads.structure(SOURCE_TEXT)
         return self.sources[path] if self.sources is not None else self.files[path].document.source
 
     def fortran(self, path: str) -> bool:
