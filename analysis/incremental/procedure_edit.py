@@ -194,13 +194,13 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     inside = (body.start_byte + 1, body.end_byte - 1)
     context.__dict__["_read_again"] = (ctx, (inside[0], inside[1] - (new_end - function[1])), inside,
                                        (function[0], new_end), node)
+    # the cross-file findings are kept too, moved, while the device graph only moved (their
+    # messages name no line: none was added or removed)
+    succession = Succession(ctx, 0, 0, set(), moved=edit) if one_line else None
     if not within:
-        # the cross-file findings are kept too, moved, while the device graph only moved (its
-        # messages name no line: none was added or removed)
-        succession = Succession(ctx, 0, 0, set(), moved=edit) if one_line else None
         return FileAnalysis(document, old.directives, structure, findings, [], context,
                             replace(trace, succession=succession))
-    trace = rules_inside(trace, context, within)
+    trace = replace(rules_inside(trace, context, within), succession=succession)
     return FileAnalysis(document, old.directives, structure,
                         conclude(trace.findings(), document, old.directives, trace.options),
                         [e for t in trace.rules.values() for e in t.errors], context, trace)

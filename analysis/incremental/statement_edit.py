@@ -33,7 +33,7 @@ from bisect import bisect_left, bisect_right
 
 from ..directives.fortran_blocks import Statement, block_events, statements
 from ..directives.structure import association
-from ..file_analysis import FileAnalysis, conclude
+from ..file_analysis import FileAnalysis, Succession, conclude
 from ..model.file_model import FileModel, Scope
 from ..model.model_fortran import UNIT_KINDS
 from ..semantics.context import FileContext
@@ -105,6 +105,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         regions.document, regions.src = document, new_src
     if within:
         moved = rules_inside(moved, context, within)
+    # the cross-file findings are kept too, moved, while the device graph only moved
+    moved = replace(moved, succession=Succession(ctx, 0, 0, set(), moved=edit))
     analysis = FileAnalysis(document, old.directives, structure,
                             conclude(moved.findings(), document, old.directives, trace.options),
                             [e for t in moved.rules.values() for e in t.errors], context, moved)
