@@ -144,7 +144,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
 # Structures of the old context that stay valid when nothing outside one function body moved
 # and the program model has read that body again (the type reader holds the old tree and
 # caches by symbol; the call graph is built from the old one by DeviceGraph.update).
-_NOT_KEPT = frozenset({"_c_types", "_file_graph", "_device_graph", "_lowered_source",
+_NOT_KEPT = frozenset({"_facts", "_c_types", "_file_graph", "_device_graph", "_lowered_source",
                        "_owner", "_expand_first", "_read_again"})
 
 

@@ -45,7 +45,7 @@ from .construct_edit import EXTENDED, rules_inside
 from .line_edit import LineEdit, Moved
 
 # Structures of the old context that do not hold for the new text (built again when read).
-_NOT_KEPT = frozenset({"_file_graph", "_device_graph", "_lowered_source", "_mentions",
+_NOT_KEPT = frozenset({"_facts", "_file_graph", "_device_graph", "_lowered_source", "_mentions",
                        "_owner", "_statement_read_again"})
 
 

@@ -353,7 +353,22 @@ class WorkspaceContext:
             found = summary.facts.get(fact_name(of), _MISSING)
             if found is not _MISSING:
                 return cast(T, found)
-        return of(self.files[path])
+        ctx = self.files[path]
+        # Kept with the context (a fact of it is the same for as long as it lives), with the
+        # reads that made it, which every later reader records as its own: the server asks every
+        # open file's facts again at each keystroke.
+        cache: dict[str, tuple[object, reads.Reads]] = ctx.__dict__.setdefault("_facts", {})
+        name = fact_name(of)
+        hit = cache.get(name)
+        if hit is None:
+            made: reads.Reads = {}
+            previous = reads.recorded(made, by_owner=True)
+            try:
+                hit = cache[name] = (of(ctx), made)
+            finally:
+                reads.restore(previous)
+        reads.replay(hit[1])
+        return cast(T, hit[0])
 
     @property
     def device_graph(self) -> DeviceGraph:

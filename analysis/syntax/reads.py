@@ -88,6 +88,20 @@ def structure(name: str, owner: object | None = None) -> None:
         recording.reads.setdefault(id(owner), set()).add(name)
 
 
+def replay(made: Reads) -> None:
+    """Record again what a recording into `made` recorded (a value kept with the reads that made
+    it, read again by another reader). The keys are those of a cross-file rule's recording."""
+    recording = RECORDING
+    if recording is None:
+        return
+    for key, names in made.items():
+        found = recording.reads.get(key)
+        if found is None:
+            recording.reads[key] = set(names)
+        else:
+            found.update(names)
+
+
 def unrecorded(get: Callable[[], T]) -> T:
     """`get()` with nothing recorded: for an accessor that records a finer read itself."""
     global RECORDING
