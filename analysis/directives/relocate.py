@@ -65,8 +65,8 @@ def _shifter_source(cls: type) -> str:
     (the parse cache copies tens of thousands of nodes in a large file: a loop over the plan
     per node cost twice as much)."""
     spans, children, lists = _PLANS[cls]
-    out = [f"def _shift_{cls.__name__}(value, delta):", "    fields = value.__dict__.copy()"]
-    out.append("    if '_template' in fields:")
+    out = [f"def _shift_{cls.__name__}(value, delta):", "    fields = value.__dict__.copy()",
+           "    if '_template' in fields:"]
     if cls is Clause:   # a moved clause: read what it has not moved yet
         out += ["        for key in LAZY_CLAUSE_FIELDS:", "            getattr(value, key)",
                 "        fields = value.__dict__.copy()"]
@@ -77,26 +77,29 @@ def _shifter_source(cls: type) -> str:
             else "(v[0] + delta, v[1] + delta)"
         out.append(f"    if v is not None: fields[{key!r}] = {moved}")
     for key in children:
-        out += [f"    v = fields[{key!r}]", f"    if v is not None and type(v) in _SHIFT: fields[{key!r}] = _SHIFT[type(v)](v, delta)"]
+        out += [f"    v = fields[{key!r}]", f"    if v is not None and type(v) in _PLANS: fields[{key!r}] = _SHIFT[type(v)](v, delta)"]
     for key in lists:
         out += [f"    v = fields[{key!r}]",
-                f"    if v is not None: fields[{key!r}] = [_SHIFT[type(x)](x, delta) if type(x) in _SHIFT "
+                f"    if v is not None: fields[{key!r}] = [_SHIFT[type(x)](x, delta) if type(x) in _PLANS "
                 "else shifted(x, delta) if type(x) is list else x for x in v]"]
     out += [f"    new = _new({cls.__name__})", "    new.__dict__.update(fields)", "    return new"]
     return "\n".join(out)
 
 
-_SHIFT: dict[type, Callable[[Any, int], Any]] = {}
+class _Shifters(dict[type, Callable[[Any, int], Any]]):
+    """The copying function of each node class, made when a node of it is first copied (most
+    runs copy few kinds, and a small file none: making them all cost 5 ms of every start)."""
+
+    def __missing__(self, cls: type) -> Callable[[Any, int], Any]:
+        scope: dict[str, Any] = {"_SHIFT": self, "_PLANS": _PLANS, "LAZY_CLAUSE_FIELDS": LAZY_CLAUSE_FIELDS,
+                                 "shifted": shifted, "_new": object.__new__, cls.__name__: cls}
+        exec(_shifter_source(cls), scope)
+        made: Callable[[Any, int], Any] = scope[f"_shift_{cls.__name__}"]
+        self[cls] = made
+        return made
 
 
-def _make_shifters() -> None:
-    scope: dict[str, Any] = {"_SHIFT": _SHIFT, "LAZY_CLAUSE_FIELDS": LAZY_CLAUSE_FIELDS, "shifted": shifted,
-                             "_new": object.__new__, **{cls.__name__: cls for cls in _NODE_TYPES}}
-    exec("\n\n".join(_shifter_source(cls) for cls in _NODE_TYPES), scope)   # (one compile for all)
-    _SHIFT.update({cls: scope[f"_shift_{cls.__name__}"] for cls in _NODE_TYPES})
-
-
-_make_shifters()
+_SHIFT = _Shifters()
 
 
 def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Directive:
