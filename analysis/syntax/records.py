@@ -60,7 +60,7 @@ def _frozen_delattr(self: Any, name: str) -> None:
 def _build(cls: type, frozen: bool, eq: bool = True) -> type:
     # the class's own, as dataclasses reads them (inspect.get_annotations reads the same dict;
     # importing inspect cost 13 ms of every start)
-    annotations: dict[str, Any] = cls.__dict__.get("__annotations__", {})
+    annotations: dict[str, Any] = cls.__dict__.get("__annotations__", {})  # noqa: RUF063
     names = list(annotations)
     namespace: dict[str, Any] = {}
     params, body = ["self"], []
