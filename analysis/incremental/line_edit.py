@@ -12,6 +12,7 @@ from ..syntax.records import replace
 
 if TYPE_CHECKING:
     from ..file_analysis import AnalysisTrace
+    from ..rules import RuleTrace
 
 
 class Moved(ValueError):
@@ -37,18 +38,23 @@ class LineEdit:
         raise Moved
 
     def span(self, span: Span) -> Span:
+        if span[1] < self.start or span[0] > self.line_end:
+            return span   # (before the edit or after its line: most spans of a file)
         if span[0] == span[1]:
             at = self.offset(span[0], True)
             return at, at
         return self.offset(span[0], True), self.offset(span[1], False)
 
     def finding(self, f: Finding) -> Finding:
-        if f.span[1] < self.start and all(s[1] < self.start for fix in f.fixes for s, _ in fix.edits) \
-                and all(r.span[1] < self.start for r in f.related if r.path is None):
-            return f   # before the edit: shared as it is
+        if not self.moves(f):
+            return f   # before the edit or after its line: shared as it is
         return replace(f, span=self.span(f.span),
                        related=[replace(r, span=self.span(r.span)) if r.path is None else r for r in f.related],
                        fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) for fix in f.fixes])
+
+    def _rule_trace(self, t: RuleTrace) -> RuleTrace:
+        findings = [self.finding(f) for f in t.findings]
+        return t if all(a is b for a, b in zip(findings, t.findings)) else replace(t, findings=findings)
 
     def moves(self, f: Finding) -> bool:
         """Whether a position of the finding lies where the edit moves text (its line, from the edit on)."""
@@ -59,6 +65,6 @@ class LineEdit:
         """`trace` with every finding and span of a body read moved (Moved: one was inside the
         replaced text)."""
         return replace(trace, problems=[[self.finding(f) for f in found] for found in trace.problems],
-                       rules={r: replace(t, findings=[self.finding(f) for f in t.findings]) for r, t in trace.rules.items()},
+                       rules={r: self._rule_trace(t) for r, t in trace.rules.items()},
                        bodies=None if trace.bodies is None else [self.span(s) for s in trace.bodies],
                        expanded=[self.span(s) for s in trace.expanded], uses=[self.span(s) for s in trace.uses])
