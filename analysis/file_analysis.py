@@ -75,8 +75,9 @@ class AnalysisTrace:
 class LineMove(Protocol):
     """An edit on one line that moves what follows it on that line (incremental.line_edit)."""
 
-    def span(self, span: Span) -> Span:
-        """Where a span of the text before the edit is now (ValueError: it held replaced text)."""
+    def finding(self, f: Finding, path: str | None = None, edited: str | None = None) -> Finding:
+        """The finding (of file `path`) with its positions in the file `edited` moved (ValueError:
+        one held replaced text)."""
 
 
 @dataclass

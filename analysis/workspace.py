@@ -11,7 +11,7 @@ from typing import Protocol, TypeVar
 from .builds import Build, analyze_files, enclosing_includes
 from .directives.nodes import Directive
 from .directives.structure import Structure, analyse_structure
-from .file_analysis import FileAnalysis, LineMove, Succession, finish, parsed_directives
+from .file_analysis import FileAnalysis, Succession, finish, parsed_directives
 from .rules import (
     RuleRun,
     WorkspaceRuleTrace,
@@ -25,7 +25,7 @@ from .semantics.call_graph import FileGraph
 from .semantics.context import WORKSPACE_GRAPH, FileContext, FileSummary, WorkspaceContext
 from .semantics.propagation import DeviceGraph, DeviceRow
 from .syntax.compile_commands import CompileDatabase
-from .syntax.diagnostics import Finding, Fix
+from .syntax.diagnostics import Finding
 from .syntax.document import Document, LineIndex
 from .syntax.options import Options
 from .syntax.reads import STRUCTURES, renamed
@@ -136,7 +136,7 @@ def _carried(kept: WorkspaceRuleTrace, edits: _Edits | None) -> WorkspaceRuleTra
             if reads.get(file_key) or not reads.get(STRUCTURES, set()) <= {WORKSPACE_GRAPH}:
                 return None
             try:
-                findings = [(path, _moved(f, path, ctx.path, succession.moved)) for path, f in findings]
+                findings = [(path, succession.moved.finding(f, path, ctx.path)) for path, f in findings]
             except ValueError:   # a position in the replaced text
                 return None
             reads = renamed(reads, file_key, id(ctx.document))
@@ -148,21 +148,6 @@ def _carried(kept: WorkspaceRuleTrace, edits: _Edits | None) -> WorkspaceRuleTra
     if reads is kept.reads and findings is kept.findings:
         return kept
     return replace(kept, reads=reads, findings=findings)
-
-
-def _moved(f: Finding, path: str, edited: str, move: LineMove) -> Finding:
-    """A cross-file finding of `path` with its positions in the file `edited` moved (the same
-    finding when none moved)."""
-    here = path == edited
-    if not here and all(r.path != edited for r in f.related):
-        return f
-    span = move.span(f.span) if here else f.span
-    related = [r if (r.path or path) != edited or move.span(r.span) == r.span else replace(r, span=move.span(r.span))
-               for r in f.related]
-    fixes = [Fix(fix.title, tuple((move.span(s), t) for s, t in fix.edits)) if here else fix for fix in f.fixes]
-    if span == f.span and all(a is b for a, b in zip(related, f.related)) and fixes == f.fixes:
-        return f
-    return replace(f, span=span, related=related, fixes=fixes)
 
 
 @dataclass

@@ -47,7 +47,7 @@ def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) 
             kept = checked_again(r, kept, context, i, id(context.directives[i]))
         traces[r] = kept
     model = context._model
-    return replace(trace, rules=traces, succession=None, bodies=body_reads(context),
+    return replace(trace, rules=traces, bodies=body_reads(context),
                    words=trace.words | body_words(context),
                    expanded=model.expanded() if model is not None else trace.expanded,
                    uses=sorted({*trace.uses, *(model.uses_read() if model is not None else ())}))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..syntax.diagnostics import Finding, Fix
+from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Span
 from ..syntax.records import replace
 
@@ -45,20 +45,28 @@ class LineEdit:
             return at, at
         return self.offset(span[0], True), self.offset(span[1], False)
 
-    def finding(self, f: Finding) -> Finding:
-        if not self.moves(f):
+    def finding(self, f: Finding, path: str | None = None, edited: str | None = None) -> Finding:
+        """The finding with its positions in the edited file moved. `path`: the file it is for, and
+        `edited`: the edited file, for a cross-file finding (default: both the edited file)."""
+        if not self.moves(f, path, edited):
             return f   # before the edit or after its line: shared as it is
-        return replace(f, span=self.span(f.span),
-                       related=[replace(r, span=self.span(r.span)) if r.path is None else r for r in f.related],
-                       fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) for fix in f.fixes])
+        here = path == edited
+        return replace(f, span=self.span(f.span) if here else f.span,
+                       related=[replace(r, span=self.span(r.span)) if _in(r, here, edited) else r for r in f.related],
+                       fixes=[Fix(fix.title, tuple((self.span(s), t) for s, t in fix.edits)) if here else fix
+                              for fix in f.fixes])
 
     def _rule_trace(self, t: RuleTrace) -> RuleTrace:
         findings = [self.finding(f) for f in t.findings]
         return t if all(a is b for a, b in zip(findings, t.findings)) else replace(t, findings=findings)
 
-    def moves(self, f: Finding) -> bool:
-        """Whether a position of the finding lies where the edit moves text (its line, from the edit on)."""
-        spans = [f.span, *(r.span for r in f.related if r.path is None), *(s for fix in f.fixes for s, _ in fix.edits)]
+    def moves(self, f: Finding, path: str | None = None, edited: str | None = None) -> bool:
+        """Whether a position of the finding (of `path`, see `finding`) lies where the edit moves
+        text: in the edited file, on its line from the edit on."""
+        here = path == edited
+        spans = [r.span for r in f.related if _in(r, here, edited)]
+        if here:
+            spans += [f.span, *(s for fix in f.fixes for s, _ in fix.edits)]
         return any(self.start <= span[1] and span[0] <= self.line_end for span in spans)
 
     def trace(self, trace: AnalysisTrace) -> AnalysisTrace:
@@ -68,3 +76,8 @@ class LineEdit:
                        rules={r: self._rule_trace(t) for r, t in trace.rules.items()},
                        bodies=None if trace.bodies is None else [self.span(s) for s in trace.bodies],
                        expanded=[self.span(s) for s in trace.expanded], uses=[self.span(s) for s in trace.uses])
+
+
+def _in(r: Related, here: bool, edited: str | None) -> bool:
+    """Whether a related place is in the edited file (`here`: the finding's own file is)."""
+    return here if r.path is None else r.path == edited

@@ -196,11 +196,10 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
                                        (function[0], new_end), node)
     # the cross-file findings are kept too, moved, while the device graph only moved (their
     # messages name no line: none was added or removed)
-    succession = Succession(ctx, 0, 0, set(), moved=edit) if one_line else None
+    trace = replace(trace, succession=Succession(ctx, 0, 0, set(), moved=edit) if one_line else None)
     if not within:
-        return FileAnalysis(document, old.directives, structure, findings, [], context,
-                            replace(trace, succession=succession))
-    trace = replace(rules_inside(trace, context, within), succession=succession)
+        return FileAnalysis(document, old.directives, structure, findings, [], context, trace)
+    trace = rules_inside(trace, context, within)
     return FileAnalysis(document, old.directives, structure,
                         conclude(trace.findings(), document, old.directives, trace.options),
                         [e for t in trace.rules.values() for e in t.errors], context, trace)

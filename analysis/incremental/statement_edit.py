@@ -85,7 +85,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         return None
     edit = LineEdit(start, old_end, delta, pad_start)
     try:
-        moved = replace(edit.trace(trace), succession=None)
+        # the cross-file findings are kept too, moved, while the device graph only moved
+        moved = replace(edit.trace(trace), succession=Succession(ctx, 0, 0, set(), moved=edit))
         if any(edit.finding(f) is not f for f in old.structure.findings):
             return None   # (at a directive: none is on the line)
     except Moved:
@@ -105,8 +106,6 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         regions.document, regions.src = document, new_src
     if within:
         moved = rules_inside(moved, context, within)
-    # the cross-file findings are kept too, moved, while the device graph only moved
-    moved = replace(moved, succession=Succession(ctx, 0, 0, set(), moved=edit))
     analysis = FileAnalysis(document, old.directives, structure,
                             conclude(moved.findings(), document, old.directives, trace.options),
                             [e for t in moved.rules.values() for e in t.errors], context, moved)
