@@ -9,6 +9,7 @@ import queue
 import subprocess
 import sys
 import threading
+import time
 from typing import Any
 
 TIMEOUT = 60.0
@@ -110,6 +111,15 @@ class RawServer:
             reader.join(TIMEOUT)
         return code
 
+    def lines_with(self, words: str, expected: int) -> int:
+        """How many stderr lines hold `words`, once `expected` of them have come or TIMEOUT passed:
+        the server writes a line before it answers the next message, but stderr is read by its
+        own thread, which may not have read it yet when that answer arrives."""
+        deadline = time.monotonic() + TIMEOUT
+        while (count := sum(words in line for line in self.stderr)) < expected and time.monotonic() < deadline:
+            time.sleep(0.01)
+        return count
+
     def errors(self) -> list[str]:
         """The lines of stderr that are not warnings (the lenient readings' and bad messages' lines)."""
         return [line for line in self.stderr if not line.startswith("omp-lsp: WARNING:")]
@@ -118,6 +128,8 @@ class RawServer:
         if self.proc.poll() is None:
             self.proc.kill()
         self.proc.wait(timeout=10)
+        for reader in self._readers:   # (to the pipes' end: the fixture reads the whole stderr)
+            reader.join(TIMEOUT)
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None:
                 try:

@@ -62,7 +62,7 @@ def test_a_content_length_longer_than_its_body_is_found_out(server: RawServer) -
     assert server.answer(9)["result"] is None
     server.alive()
     assert server.errors() == []
-    assert sum("exceeds its message" in line for line in server.stderr) == 2
+    assert server.lines_with("exceeds its message", 2) == 2
 
 
 def _fatal(server: RawServer, words: str) -> None:
@@ -142,7 +142,7 @@ def test_malformed_json_is_answered_with_a_parse_error_and_no_pop_up(server: Raw
         assert answer["id"] is None and answer["error"]["code"] == -32700
     server.alive()
     assert server.errors() == []
-    assert sum("-32700" in line for line in server.stderr) == 3   # one line each
+    assert server.lines_with("-32700", 3) == 3   # one line each
 
 
 def test_a_request_with_invalid_utf8_is_answered(server: RawServer) -> None:
@@ -163,8 +163,8 @@ def test_an_unknown_method_is_method_not_found_with_or_without_params(server: Ra
     server.send({"jsonrpc": "2.0", "method": "textDocument/didSave", "params": {"textDocument": {"uri": URI}}})
     server.alive()
     # one line each; none for $/ notifications or an LSP notification the server does without
-    assert sum("noSuch" in line for line in server.stderr) == 3
-    assert sum("formatting" in line for line in server.stderr) == 1
+    assert server.lines_with("noSuch", 3) == 3
+    assert server.lines_with("formatting", 1) == 1
     assert not [line for line in server.stderr if "didSave" in line]
 
 
@@ -243,7 +243,7 @@ def test_did_change_versions_out_of_order_are_applied_with_one_line(server: RawS
     assert published["params"]["diagnostics"] == []   # (the text the client has: "int y;" on line 1)
     server.alive()
     assert server.errors() == []
-    assert sum("out of order" in line for line in server.stderr) == 1
+    assert server.lines_with("out of order", 1) == 1
 
 
 # ---------------------------------------------------------------------------------- random messages
