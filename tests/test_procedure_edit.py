@@ -132,6 +132,7 @@ def _edit_bodies(data: st.DataObject, real: bytes, language: Language, options: 
         fresh, graph, cross = _kept_is_fresh(analysis, padding, real, language, options, graph, cross)
         assert analysis.internal_errors == fresh.internal_errors == []
         assert analysis.directives == fresh.directives
+        assert analysis.structure.extents == fresh.structure.extents   # (those outside the function: moved)
         assert analysis.context is not None and fresh.context is not None
         assert file_graph(analysis.context).signature() == file_graph(fresh.context).signature()
 

@@ -77,13 +77,16 @@ _STOP_AT_PARENT = frozenset({"translation_unit", "compound_statement", "declarat
                              "preproc_elif", "linkage_specification"})
 
 
-def _c_extents(doc: Document, directives: list[Directive], out: Structure) -> None:
+def _c_extents(doc: Document, directives: list[Directive], out: Structure, among: range | None = None) -> None:
+    """The extents of the directives (of those `among`, when given: a nested directive's extent
+    is then read from `out` when it lies outside them)."""
     tree = doc.tree
     if tree is None:
         return
     src = doc.source
-    starts = {d.raw.span[0]: i for i, d in enumerate(directives)}
-    for i in range(len(directives) - 1, -1, -1):
+    starts = {d.raw.span[0]: i for i, d in enumerate(directives)} if among is None \
+        else {directives[i].raw.span[0]: i for i in range(among.start, min(among.stop + 1, len(directives)))}
+    for i in reversed(among if among is not None else range(len(directives))):
         d = directives[i]
         if d.raw.in_macro or association(d) not in ("block", "loop", "statement", "declaration"):
             continue
@@ -355,12 +358,21 @@ def analyse_structure(doc: Document, directives: list[Directive]) -> Structure:
     return out
 
 
-def c_structure_moved(doc: Document, directives: list[Directive], old: Structure,
-                      findings: list[Finding]) -> Structure:
+def c_structure_moved(doc: Document, directives: list[Directive], old: Structure, findings: list[Finding],
+                      moved: tuple[Callable[[Span], Span], range] | None = None) -> Structure:
     """A C/C++ file's structure after an edit that moved its directives and changed nothing
-    they pair by (procedure_edit): `old`'s pairs, these findings, the extents read again."""
+    they pair by (procedure_edit): `old`'s pairs, these findings, the extents read again.
+    `moved`: how a span of the old text moves, and the directives whose extents may have
+    changed otherwise (those in the edited function: the tree outside it is the same, moved);
+    the others' extents are then `old`'s, moved, when it has read them (no chain of texts is
+    kept for extents never read)."""
     out = Structure(pairs=old.pairs, findings=findings)
-    _defer_c_extents(doc, directives, out)
+    if moved is None or callable(old.__dict__["extents"]):
+        _defer_c_extents(doc, directives, out)
+        return out
+    span, among = moved
+    out.extents = {i: span(e) for i, e in old.extents.items() if i not in among}
+    _c_extents(doc, directives, out, among)
     return out
 
 

@@ -163,9 +163,12 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     structure, findings = old.structure, old.findings
     if new_end != function[1] or within or any(edit.moves(f) for f in (*old.findings, *old.structure.findings)):
         try:
+            among = _directives_inside(old, trace, function)
             structure = c_structure_moved(document, old.directives, old.structure,
-                                          [edit.finding(f) for f in old.structure.findings])
-            if within and structure.extents != {i: edit.span(e) for i, e in old.structure.extents.items()}:
+                                          [edit.finding(f) for f in old.structure.findings], (edit.span, among))
+            extents, old_extents = structure.extents, old.structure.extents
+            if within and {i: extents[i] for i in among if i in extents} \
+                    != {i: edit.span(old_extents[i]) for i in among if i in old_extents}:
                 return None   # (what a construct applies to is not the same statement)
             trace = edit.trace(trace)
             variants = ctx._variants
@@ -301,7 +304,7 @@ def _construct_before(old: FileAnalysis, trace: AnalysisTrace, function: int) ->
 
 
 def _directives_inside(old: FileAnalysis, trace: AnalysisTrace, body: Span) -> range:
-    """The indices of the directives inside the body."""
+    """The indices of the directives inside the body (or function)."""
     starts = trace.directive_starts(old.directives)
     return range(bisect_left(starts, body[0]), bisect_left(starts, body[1]))
 
