@@ -15,12 +15,13 @@ from hypothesis import strategies as st
 from omp_lsp.analysis import Language, Options
 from omp_lsp.analysis.check import FileAnalysis
 from omp_lsp.analysis.incremental.directive_edit import reanalyse as directive_reanalyse
+from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
 from omp_lsp.analysis.incremental.procedure_edit import reanalyse
+from omp_lsp.analysis.model.regions import analyse_regions
 from omp_lsp.analysis.semantics.call_graph import file_graph
 from omp_lsp.analysis.semantics.propagation import DeviceGraph
 from omp_lsp.analysis.syntax.document import language_for_path
 from omp_lsp.analysis.syntax.padding import Padding, pad
-from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
 from omp_lsp.analysis.workspace import CrossFileTrace, cross_file, cross_file_again
 from test_directive_edit import (
     OTHER,
@@ -76,12 +77,31 @@ def _kept_is_fresh(analysis: FileAnalysis, padding: Padding, real: bytes, langua
     graph_edit.graph_after_edit); the fresh analysis, and the device graph and trace now."""
     fresh = _fresh_of(analysis, padding, real, language, options)
     assert analysis.findings == fresh.findings
+    _regions_are_fresh(analysis, fresh)
     result, graph, cross = _with_cross_file(analysis, options, graph, cross)
     fresh_result, _, _ = _with_cross_file(fresh, options)
     assert result.findings == fresh_result.findings
     assert fresh.context is not None
     assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
     return fresh, graph, cross
+
+
+def _regions_are_fresh(analysis: FileAnalysis, fresh: FileAnalysis) -> None:
+    """The target regions a kept analysis holds (moved: Regions.moved) against a fresh build:
+    where they are, and the calls and member accesses in them read so far."""
+    assert analysis.context is not None and fresh.context is not None
+    kept = analysis.context.__dict__.get("_regions")
+    if kept is None:
+        return
+    again = analyse_regions(fresh.document, fresh.directives, fresh.structure)
+    assert [(r.index, r.span, r.ancestor, r.parent and r.parent.index) for r in kept.targets] \
+        == [(r.index, r.span, r.ancestor, r.parent and r.parent.index) for r in again.targets]
+    if kept._calls is not None:
+        assert kept._calls == again.calls()
+    if kept._members is not None:
+        assert kept._members == again.member_accesses()
+        assert all(kept.member_accesses_in(r) == [m for m in again.member_accesses()
+                                                  if r.span[0] <= m.base_span[0] < r.span[1]] for r in kept.targets)
 
 
 Session = tuple[FileAnalysis, Padding, DeviceGraph, CrossFileTrace]

@@ -4,15 +4,17 @@ text changed on one line, which declares what it declared, outside every directi
 
 A per-directive rule checks each directive on its own (rules.FileContext.each_directive), and
 what it reads while checking one is recorded; it reads the code around the directive it checks,
-not inside another construct, except through the target regions (regions.Regions: the calls and
-member accesses in each). So the rules run again are: every rule that read the target regions
-(built again for the new text) and every rule that checks the whole file at once; the other
-per-directive rules check again only the constructs whose extent holds the edit (`within`),
-and keep what they found for the other directives.
+not inside another construct, except through the target regions' code (regions.Regions: the
+calls, member accesses and branches in each, recorded as REGION_CODE). So the rules run again
+are: every rule that read the code of the target regions (moved, and read again where the edit
+is: Regions.moved) and every rule that checks the whole file at once; the other per-directive
+rules check again only the constructs whose extent holds the edit (`within`), and keep what
+they found for the other directives.
 """
 from __future__ import annotations
 
 from ..file_analysis import AnalysisTrace
+from ..model.regions import REGION_CODE
 from ..rules import (
     FileContext,
     Rule,
@@ -26,11 +28,20 @@ from ..rules import (
 )
 from ..syntax.reads import STRUCTURES
 from ..syntax.records import replace
+from .line_edit import LineEdit
 
-# The structure built from the code inside target regions (rules.FileContext.regions).
-_REGIONS = "regions"
 # Associations of the directives that apply to code after them (their extent).
 EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
+
+
+def moved_regions(context: FileContext, edit: LineEdit) -> None:
+    """The target regions handed to `context` (when built) after an edit inside constructs, moved
+    with it (Regions.moved), or left to be built again."""
+    regions = context.__dict__.pop("_regions", None)
+    if regions is not None:
+        moved = regions.moved(context.document, context.structure, edit.span, (edit.start, edit.line_end))
+        if moved is not None:
+            context.__dict__["_regions"] = moved
 
 
 def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) -> AnalysisTrace:
@@ -40,7 +51,7 @@ def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) 
     traces: dict[Rule[RuleFunc], RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r)
-        if kept is None or not r.per_directive or _REGIONS in kept.reads.get(STRUCTURES, ()):
+        if kept is None or not r.per_directive or REGION_CODE in kept.reads.get(STRUCTURES, ()):
             traces[r] = run_rule(r, context, True)
             continue
         for i in within:

@@ -51,7 +51,7 @@ from ..syntax.document import Document, LineIndex, Span, parse_from, refresh_tre
 from ..syntax.padding import Padding
 from ..syntax.records import replace
 from ..units.edits import touches_configuration
-from .construct_edit import EXTENDED, rules_inside
+from .construct_edit import EXTENDED, moved_regions, rules_inside
 from .line_edit import LineEdit, Moved
 
 if TYPE_CHECKING:
@@ -188,9 +188,10 @@ def _kept(old: FileAnalysis, ctx: FileContext, document: Document, function: Spa
     if model is not None:
         model.refresh_body(document, function, node)
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
-    not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT
-    for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in not_kept]:
+    for key in [k for k in ctx.__dict__ if k.startswith("_") and k not in _NOT_KEPT]:
         context.__dict__[key] = ctx.give_up(key)
+    if within:
+        moved_regions(context, edit)
     # the call graph reads that body again and keeps the rest (graph_edit.graph_after_edit)
     body = node.child_by_field_name("body")
     assert body is not None   # (_outermost_function found it)

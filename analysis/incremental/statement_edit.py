@@ -41,7 +41,7 @@ from ..syntax.document import Document, Language, LineIndex, parse_from
 from ..syntax.padding import Padding
 from ..syntax.records import replace
 from ..units.edits import touches_configuration
-from .construct_edit import EXTENDED, rules_inside
+from .construct_edit import EXTENDED, moved_regions, rules_inside
 from .line_edit import LineEdit, Moved
 
 # Structures of the old context that do not hold for the new text (built again when read).
@@ -95,15 +95,17 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     parse_from(document, doc)
     structure = old.structure   # its statements are the model's: S's successor takes S's place below
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
-    not_kept = _NOT_KEPT | {"_regions"} if within else _NOT_KEPT   # (inside a construct: built again)
-    for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in not_kept]:
+    for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in _NOT_KEPT]:
         context.__dict__[key] = ctx.give_up(key)
     if take is not None:
         refs, unresolved = take(new_src)
         context.__dict__["_statement_read_again"] = (ctx, (st.start, st.end), refs, unresolved)
-    regions = context.__dict__.get("_regions")
-    if regions is not None:
-        regions.document, regions.src = document, new_src
+    if within:
+        moved_regions(context, edit)
+    else:
+        regions = context.__dict__.get("_regions")
+        if regions is not None:
+            regions.document, regions.src = document, new_src
     if within:
         moved = rules_inside(moved, context, within)
     analysis = FileAnalysis(document, old.directives, structure,
@@ -160,8 +162,12 @@ def _constructs_holding(old: FileAnalysis, model: FileModel | None, stmts: list[
     if j < len(starts) and starts[j] < st.start:
         return None
     extents = old.structure.extents
+    lo, hi = bisect_left(starts, span[0]), bisect_left(starts, span[1])
+    if any(e[0] <= st.start < e[1] for k, e in extents.items() if not lo <= k < hi):
+        return None   # (a unit that starts with its first statement, after a construct holding it:
+        # an implicit main program)
     within: list[int] = []
-    for k in range(bisect_left(starts, span[0]), bisect_left(starts, span[1])):
+    for k in range(lo, hi):
         if association(old.directives[k]) in EXTENDED:
             extent = extents.get(k)
             if extent is None or (extent[0] <= st.start < extent[1] and extent[1] <= st.end):

@@ -14,12 +14,13 @@ from __future__ import annotations
 
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from ..directives.source import split_fortran_comment
+from ..syntax import reads
 from ..syntax.document import Language, Span
-from ..syntax.records import dataclass
+from ..syntax.records import dataclass, replace
 from .file_model import is_target_region
 
 if TYPE_CHECKING:
@@ -87,6 +88,10 @@ class TeamsNesting:
                                     # in source order (each: its first line)
 
 
+# The structure name under which reads of the code inside the target regions are recorded.
+REGION_CODE = "region code"
+
+
 def is_teams(d: Directive) -> bool:
     return d.name == "teams" or d.name.startswith("teams ")
 
@@ -99,7 +104,8 @@ def device_ancestor(d: Directive) -> bool:
 class Regions:
     """The target regions of one file and what they contain (see the module docstring)."""
 
-    def __init__(self, document: Document, directives: list[Directive], structure: Structure) -> None:
+    def __init__(self, document: Document, directives: list[Directive], structure: Structure,
+                 targets: list[TargetRegion] | None = None) -> None:
         self.document = document
         self.src = document.source
         self.fortran = document.language.is_fortran
@@ -112,7 +118,9 @@ class Regions:
         self.targets: list[TargetRegion] = []
         self._calls: list[Call] | None = None
         self._members: list[MemberAccess] | None = None
-        if any(is_target_region(d) for d in directives):
+        if targets is not None:
+            self._nest(targets)
+        elif any(is_target_region(d) for d in directives):
             self._find_targets()
         self._target_starts = [r.span[0] for r in self.targets]
 
@@ -124,6 +132,9 @@ class Regions:
                 extent = self.extent(i)
                 if extent is not None:
                     found.append(TargetRegion(i, extent, device_ancestor(d)))
+        self._nest(found)
+
+    def _nest(self, found: list[TargetRegion]) -> None:
         found.sort(key=lambda r: (r.span[0], -r.span[1]))
         stack: list[TargetRegion] = []
         for r in found:
@@ -132,6 +143,35 @@ class Regions:
             r.parent = stack[-1] if stack else None
             stack.append(r)
         self.targets = found
+
+    def moved(self, document: Document, structure: Structure, span: Callable[[Span], Span],
+              edited: Span) -> Regions | None:
+        """The regions of a text edited inside some constructs' extents, which the edit moved but
+        did not change (procedure_edit and statement_edit check that), nor any directive:
+        `span` moves a span of this text, `edited` is the text replaced (through the end of its
+        line, which moves). The same targets, moved; the calls and member accesses read, of the
+        outermost regions the edit is not in, moved, and of those it is in read again. None
+        when a target's extent is not known in the new text."""
+        targets = []
+        for r in self.targets:
+            extent = structure.extents.get(r.index)
+            if extent is None and self.fortran:
+                extent = span(r.span)   # (a BLOCK after the directive: _block_after)
+            if extent is None:
+                return None
+            targets.append(TargetRegion(r.index, extent, r.ancestor))
+        new = Regions(document, self.directives, structure, targets)
+        edited_in = [k for k, r in enumerate(self.targets)
+                     if r.parent is None and r.span[0] <= edited[1] and edited[0] < r.span[1]]
+        before = [self.targets[k].span for k in edited_in]
+        again = [new.targets[k].span for k in edited_in]
+        if self._calls is not None:
+            new._calls = sorted([*(_moved(c, span) for c in self._calls if not _inside(c.span[0], before)),
+                                 *new._read_calls(again)], key=_call_start)
+        if self._members is not None:
+            new._members = sorted([*(_moved(m, span) for m in self._members if not _inside(m.base_span[0], before)),
+                                   *new._read_members(again)], key=_base_start)
+        return new   # (sorted stably: what starts at one offset is of one region, in its order)
 
     def extent(self, i: int) -> Span | None:
         """The code a construct applies to: the block structure's extent or, for a Fortran
@@ -163,38 +203,61 @@ class Regions:
         return [r.span for r in self.targets if r.parent is None]
 
     # -- calls and member accesses ---------------------------------------------------------
+    # What the rules read of the code in the regions (as opposed to which regions there are and
+    # where), recorded apart: an edit inside a construct changes it, and the rules that read it
+    # run again (construct_edit); the others keep what they found for the constructs it is not in.
     def calls(self) -> list[Call]:
         """Every call inside a target region, in source order."""
+        reads.structure(REGION_CODE, self.document)
         if self._calls is None:
-            self._calls = []
-            if self.targets:
-                self._calls = self._fortran_calls() if self.fortran else self._c_calls()
+            self._calls = self._read_calls(self._outermost())
         return self._calls
 
     def member_accesses(self) -> list[MemberAccess]:
         """Every member access with a plain-name base inside a target region, in source order."""
+        reads.structure(REGION_CODE, self.document)
+        return self._all_members()
+
+    def member_accesses_in(self, region: TargetRegion) -> list[MemberAccess]:
+        """The member accesses inside `region` (with those of target regions nested in it): for a
+        rule that checks the target directive with the code it applies to (a per_directive
+        rule), which reads no other construct's code."""
+        found = self._all_members()
+        lo = bisect_left(found, region.span[0], key=_base_start)
+        return found[lo:bisect_left(found, region.span[1], lo, key=_base_start)]
+
+    def _all_members(self) -> list[MemberAccess]:
         if self._members is None:
-            self._members = []
-            if self.targets:
-                self._members = self._fortran_members() if self.fortran else self._c_members()
+            self._members = self._read_members(self._outermost())
         return self._members
 
+    def _read_calls(self, spans: list[Span]) -> list[Call]:
+        """The calls inside the (outermost region) spans."""
+        if not spans:
+            return []
+        return self._fortran_calls(spans) if self.fortran else self._c_calls(spans)
+
+    def _read_members(self, spans: list[Span]) -> list[MemberAccess]:
+        if not spans:
+            return []
+        return self._fortran_members(spans) if self.fortran else self._c_members(spans)
+
     # -- C and C++ -------------------------------------------------------------------------
-    def _c_matches(self, pattern: str) -> Iterator[dict[str, list[tree_sitter.Node]]]:
+    def _c_matches(self, pattern: str, spans: list[Span]) -> Iterator[dict[str, list[tree_sitter.Node]]]:
         tree = self.document.tree
         if tree is None:
             return
         query = _query(self.document.language, pattern)
         import tree_sitter
-        for lo, hi in self._outermost():
+        for lo, hi in spans:
             cursor = tree_sitter.QueryCursor(query)
             cursor.set_byte_range(lo, hi)
             for _, captures in cursor.matches(tree.root_node):
                 yield captures
 
-    def _c_calls(self) -> list[Call]:
+    def _c_calls(self, spans: list[Span]) -> list[Call]:
         out = []
-        for captures in self._c_matches(_CPP_CALL if self.document.language is Language.CPP else _C_CALL):
+        for captures in self._c_matches(_CPP_CALL if self.document.language is Language.CPP else _C_CALL, spans):
             for node in captures.get("callee", []):
                 name = self._text(node)
                 out.append(Call(name, name, (node.start_byte, node.end_byte)))
@@ -207,10 +270,10 @@ class Regions:
         out.sort(key=lambda c: c.span[0])
         return out
 
-    def _c_members(self) -> list[MemberAccess]:
+    def _c_members(self, spans: list[Span]) -> list[MemberAccess]:
         out = []
         src = self.src
-        for captures in self._c_matches(_C_MEMBER):
+        for captures in self._c_matches(_C_MEMBER, spans):
             access, base, field = (captures.get(k, [None])[0] for k in ("access", "base", "field"))
             if access is None or base is None or field is None:
                 continue
@@ -266,28 +329,28 @@ class Regions:
                 return None
         return None
 
-    def _fortran_code(self) -> Iterator[tuple[int, bytes]]:
+    def _fortran_code(self, spans: list[Span]) -> Iterator[tuple[int, bytes]]:
         """(source offset, lower-case code with strings blanked) of each code line piece
-        of the statements inside the outermost target regions."""
+        of the statements inside the (outermost target region) spans."""
         fixed = self.document.language is Language.FORTRAN_FIXED
-        for span in self._outermost():
+        for span in spans:
             for st in self.statements_in(span):
                 yield from _code_pieces(self.src, st, fixed)
 
-    def _fortran_calls(self) -> list[Call]:
+    def _fortran_calls(self, spans: list[Span]) -> list[Call]:
         out = []
         src = self.src
-        for base, code in self._fortran_code():
+        for base, code in self._fortran_code(spans):
             for m in _F_CALL.finditer(code):
                 g = 1 if m.group(1) is not None else 2
                 lo, hi = base + m.start(g), base + m.end(g)
                 out.append(Call(src[lo:hi].decode("utf-8", "replace"), m.group(g).decode(), (lo, hi)))
         return out
 
-    def _fortran_members(self) -> list[MemberAccess]:
+    def _fortran_members(self, spans: list[Span]) -> list[MemberAccess]:
         out = []
         src = self.src
-        for base, code in self._fortran_code():
+        for base, code in self._fortran_code(spans):
             for m in _F_MEMBER.finditer(code):
                 b_lo, b_hi, f_lo, f_hi = (base + m.start(1), base + m.end(1), base + m.start(2), base + m.end(2))
                 called = _F_CALL_BEFORE.search(code, 0, m.start()) is not None
@@ -339,7 +402,8 @@ class Regions:
         """The statements of the region (not of a target region nested in it) that leave it:
         a return, a jump to a label outside it, a break/continue/EXIT/CYCLE of a loop or
         construct outside it. Empty where the source cannot tell (syntax errors, macros that
-        may open a loop)."""
+        may open a loop). (It reads the region's own code: a rule checking the region's target
+        directive with it is a per_directive one, nothing is recorded as REGION_CODE.)"""
         words = _F_BRANCH_WORDS if self.fortran else _C_BRANCH_WORDS
         if not words.search(self.document.source, region.span[0], region.span[1]):
             return []   # most regions hold no branch statement at all: no tree walk, no block reading
@@ -422,7 +486,8 @@ class Regions:
     def teams_nesting(self, region: TargetRegion) -> TeamsNesting | None:
         """For a non-combined `target` whose region holds a closely nested `teams` (no OpenMP
         construct in between): what lies outside that teams. None when there is no such
-        teams, or when the source cannot tell (preprocessor conditionals, macros)."""
+        teams, or when the source cannot tell (preprocessor conditionals, macros). (The region's
+        own code, as `branches_out`.)"""
         d = self.directives[region.index]
         if d.name != "target":
             return None
@@ -518,6 +583,31 @@ class Regions:
             if not self._c_walk(child, teams, directive_starts, out):
                 return False
         return True
+
+
+def _call_start(c: Call) -> int:
+    return c.span[0]
+
+
+def _base_start(m: MemberAccess) -> int:
+    return m.base_span[0]
+
+
+def _inside(offset: int, spans: list[Span]) -> bool:
+    return any(lo <= offset < hi for lo, hi in spans)
+
+
+_Found = TypeVar("_Found", Call, MemberAccess)
+
+
+def _moved(found: _Found, span: Callable[[Span], Span]) -> _Found:
+    """A call or member access with its spans moved (most are not: the same record)."""
+    if isinstance(found, Call):
+        moved = span(found.span)
+        return found if moved == found.span else replace(found, span=moved)
+    base, member = span(found.base_span), span(found.member_span)
+    return found if (base, member) == (found.base_span, found.member_span) \
+        else replace(found, base_span=base, member_span=member)
 
 
 def _is_end(d: Directive) -> bool:

@@ -405,12 +405,13 @@ _BRANCH_ADVICE = {
 }
 
 
-@rule("OMP217")
+@rule("OMP217", per_directive=True)
 def branch_out_of_target(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     fortran = ctx.document.language.is_fortran
-    for region in regions.targets:
-        d = ctx.directives[region.index]
+    region_of = {region.index: region for region in regions.targets}
+    for index, d in ctx.each_directive((i, ctx.directives[i]) for i in region_of):
+        region = region_of[index]
         if d.raw.in_macro:
             continue  # what a macro's construct applies to is not seen
         for branch in regions.branches_out(region):
@@ -440,15 +441,15 @@ def _branch_message(branch: Branch, construct: str, fortran: bool) -> str:
 
 
 # -- OMP215 ------------------------------------------------------------------------------------
-@rule("OMP215")
+@rule("OMP215", per_directive=True)
 def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     lines = ctx.document.lines
-    for region in regions.targets:
-        nesting = regions.teams_nesting(region)
+    region_of = {region.index: region for region in regions.targets}
+    for index, d in ctx.each_directive((i, ctx.directives[i]) for i in region_of):
+        nesting = regions.teams_nesting(region_of[index])
         if nesting is None:
             continue
-        d = ctx.directives[region.index]
         teams = ctx.directives[nesting.teams]
         first = lines.line_of(nesting.outside[0][0]) + 1
         yield Finding("OMP215", f"this 'target' holds a nested '{teams.name}' construct, so it must contain nothing "
@@ -465,17 +466,13 @@ def structure_partly_mapped(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     targets = [(region.index, region) for region in regions.targets]
     region_of = dict(targets)
-    accesses = None   # read only once some structure element is mapped
     for index, d in ctx.each_directive((i, ctx.directives[i]) for i, _ in targets):
         if d.uses_macros or not _maps_members(ctx, d):
             continue
         elements = _mapped_elements(ctx, d)
         if not elements:
             continue
-        if accesses is None:
-            accesses = regions.member_accesses()
-        if not accesses:
-            return
+        accesses = regions.member_accesses_in(region_of[index])   # (its own code: per_directive)
         for key, mapped in elements.items():
             yield from _unmapped_accesses(ctx, regions, region_of[index], key, mapped, accesses)
 
