@@ -72,10 +72,12 @@ class LineEdit:
     def trace(self, trace: AnalysisTrace) -> AnalysisTrace:
         """`trace` with every finding and span of a body read moved (Moved: one was inside the
         replaced text)."""
-        return replace(trace, problems=[[self.finding(f) for f in found] for found in trace.problems],
+        span = self.span
+        return replace(trace, problems=[[self.finding(f) for f in found] if found else found
+                                        for found in trace.problems],   # (most directives have none)
                        rules={r: self._rule_trace(t) for r, t in trace.rules.items()},
-                       bodies=None if trace.bodies is None else [self.span(s) for s in trace.bodies],
-                       expanded=[self.span(s) for s in trace.expanded], uses=[self.span(s) for s in trace.uses])
+                       bodies=None if trace.bodies is None else list(map(span, trace.bodies)),
+                       expanded=list(map(span, trace.expanded)), uses=list(map(span, trace.uses)))
 
 
 def _in(r: Related, here: bool, edited: str | None) -> bool:

@@ -105,13 +105,13 @@ class Regions:
     """The target regions of one file and what they contain (see the module docstring)."""
 
     def __init__(self, document: Document, directives: list[Directive], structure: Structure,
-                 targets: list[TargetRegion] | None = None) -> None:
+                 targets: list[TargetRegion] | None = None, starts: list[int] | None = None) -> None:
         self.document = document
         self.src = document.source
         self.fortran = document.language.is_fortran
         self.directives = directives
         self.structure = structure
-        self._starts = [d.span[0] for d in directives]
+        self._starts = [d.span[0] for d in directives] if starts is None else starts
         self._statements: list[Statement] | None = None
         self._statement_starts: list[int] | None = None
         self._extents: dict[int, Span | None] = {}
@@ -160,7 +160,7 @@ class Regions:
             if extent is None:
                 return None
             targets.append(TargetRegion(r.index, extent, r.ancestor))
-        new = Regions(document, self.directives, structure, targets)
+        new = Regions(document, self.directives, structure, targets, self._starts)   # (no directive moved)
         edited_in = [k for k, r in enumerate(self.targets)
                      if r.parent is None and r.span[0] <= edited[1] and edited[0] < r.span[1]]
         before = [self.targets[k].span for k in edited_in]
