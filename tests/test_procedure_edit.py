@@ -431,3 +431,52 @@ def test_an_edit_in_a_body_keeps_the_cross_file_findings_moved_while_the_graph_o
     if kept:   # after the edit on its line: moved with it
         [here_now] = [f for f in after[PATH].findings if f.code == "OMP403"]
         assert here_now.span == (here.span[0] + len(new) - len(old), here.span[1] + len(new) - len(old))
+
+
+SWALLOWED = """\
+static double table[4];
+static double weight(int i) { // return 1.0 / i; }
+void smooth(double *x) {
+  x[0] = weight(0) + table[1];
+}
+}
+"""
+NESTED = """\
+double outer(double y) {
+  double inner(double z) { return z * y; }
+  return inner(2.0) + 1.0;
+}
+"""
+# The same functions, none inside another: the same edits are kept.
+APART = """\
+static double table[4];
+static double weight(int i) { // return 1.0 / i;
+}
+void smooth(double *x) {
+  x[0] = weight(0) + table[1];
+}
+double inner(double z) { return z * 2.0; }
+double outer(double y) {
+  return inner(2.0) + 1.0;
+}
+"""
+
+
+@pytest.mark.parametrize("text, old, new", [
+    (SWALLOWED, "// return", "//1 return"),   # a comment took the closing brace: smooth is inside weight
+    (NESTED, "+ 1.0", "+ 2.0"),               # a GNU C nested function
+])
+def test_an_edit_in_a_body_that_holds_a_definition_is_analysed_afresh(text: str, old: str, new: str) -> None:
+    """The model reads the references of a nested definition twice, and the call graph's edges
+    depend on which reading came first: such a body is not read again in place."""
+    options = Options()
+    for source, kept in ((text, False), (APART, True)):
+        padded, padding = pad(source.encode(), Language.C)
+        analysis = _analysis(padded, Language.C, options)
+        assert analysis.document.tree is not None and not analysis.document.tree.root_node.has_error
+        at = padded.index(old.encode())
+        done = reanalyse(analysis, padding, at, at + len(old), new.encode())
+        assert (done is not None) == kept
+        if done is not None:
+            real = source.replace(old, new, 1).encode()
+            assert done[0].findings == _fresh_of(done[0], done[1], real, Language.C, options).findings

@@ -47,7 +47,7 @@ from typing import TYPE_CHECKING
 from ..directives.structure import association, c_structure_moved
 from ..file_analysis import AnalysisTrace, FileAnalysis, Succession, conclude
 from ..semantics.context import FileContext
-from ..syntax.document import Document, LineIndex, Span, parse_from, refresh_tree
+from ..syntax.document import Document, Language, LineIndex, Span, parse_from, query, refresh_tree
 from ..syntax.padding import Padding
 from ..syntax.records import replace
 from ..units.edits import touches_configuration
@@ -226,11 +226,13 @@ def _unchanged_outside(old: Document, new: Document, edit: LineEdit) -> tuple[Sp
         return None
     a = _outermost_function(old.tree.root_node, edit.start, edit.old_end)
     b = _outermost_function(new.tree.root_node, edit.start, edit.old_end + edit.delta)
-    if a is None or b is None or a.has_error != b.has_error or _nested_definition(a):
+    if a is None or b is None or a.has_error != b.has_error \
+            or _nested_definition(a, old.language) or _nested_definition(b, new.language):
         return None   # (A syntax error made or mended: readers of the function's type are sure or
-        # not by it, c_types. Error recovery can nest a definition in a body: the model then
-        # reads references twice, and what the call graph makes of them depends on what was read
-        # first.)
+        # not by it, c_types. A definition nested in a body, by error recovery, a GNU C nested
+        # function, or the functions after a body whose closing brace a comment took: the model
+        # then reads references twice, and what the call graph makes of them depends on what was
+        # read first.)
     body_a, body_b = a.child_by_field_name("body"), b.child_by_field_name("body")
     assert body_a is not None and body_b is not None
     if (body_a.start_byte, edit.offset(body_a.end_byte, False)) != (body_b.start_byte, body_b.end_byte):
@@ -250,18 +252,17 @@ def _unchanged_outside(old: Document, new: Document, edit: LineEdit) -> tuple[Sp
     return (a.start_byte, a.end_byte), body, b
 
 
-def _nested_definition(function: tree_sitter.Node) -> bool:
-    """Whether a function with a syntax error in its body has a definition inside it."""
-    if not function.has_error:
-        return False
+def _nested_definition(function: tree_sitter.Node, language: Language) -> bool:
+    """Whether the function's body holds a function definition (a member function of a local
+    class aside: the model reads a class's members with it)."""
     body = function.child_by_field_name("body")
-    stack = list(body.children) if body is not None else []
-    while stack:
-        node = stack.pop()
-        if node.type == _FUNCTION:
-            return True
-        stack.extend(node.children)
-    return False
+    if body is None:
+        return False
+    import tree_sitter
+    cursor = tree_sitter.QueryCursor(query(language, "(function_definition) @f"))
+    cursor.set_byte_range(body.start_byte, body.end_byte)
+    return any(node.start_byte > body.start_byte and node.parent is not None
+               and node.parent.type != "field_declaration_list" for node in cursor.captures(function).get("f", ()))
 
 
 def _outermost_function(root: tree_sitter.Node, start: int, end: int) -> tree_sitter.Node | None:

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, TypeVar
 from ..directives.source import split_fortran_comment
 from ..syntax import reads
 from ..syntax.document import Language, Span
+from ..syntax.document import query as syntax_query
 from ..syntax.records import dataclass, replace
 from .file_model import is_target_region
 
@@ -247,7 +248,7 @@ class Regions:
         tree = self.document.tree
         if tree is None:
             return
-        query = _query(self.document.language, pattern)
+        query = syntax_query(self.document.language, pattern)
         import tree_sitter
         for lo, hi in spans:
             cursor = tree_sitter.QueryCursor(query)
@@ -633,21 +634,6 @@ _C_LOOPS = frozenset({"for_statement", "for_range_loop", "while_statement", "do_
 _C_CALL = "(call_expression function: (identifier) @callee)"
 _CPP_CALL = "(call_expression function: [(identifier) @callee (qualified_identifier) @qualified])"
 _C_MEMBER = "(field_expression argument: (identifier) @base field: (field_identifier) @field) @access"
-
-_queries: dict[tuple[Language, str], tree_sitter.Query] = {}
-
-
-def _query(language: Language, pattern: str) -> tree_sitter.Query:
-    q = _queries.get((language, pattern))
-    if q is None:
-        import tree_sitter
-
-        from ..syntax.document import parser_for
-        parser = parser_for(language)
-        assert parser is not None and parser.language is not None
-        q = _queries[(language, pattern)] = tree_sitter.Query(parser.language, pattern)
-    return q
-
 
 # Fortran, on lower-case code with strings blanked.
 _F_NAME = rb"[a-z_][a-z0-9_$]*"

@@ -26,7 +26,7 @@ from ..model.file_model import (
     Scope,
     Symbol,
 )
-from ..syntax.document import Language, Span
+from ..syntax.document import Language, Span, query
 from ..syntax.records import dataclass, field, replace
 from .declare_target import Mark
 from .variants import EVERY_DEVICE, SOME_DEVICE, EffectiveSelector, device_selection, selector_text
@@ -678,8 +678,7 @@ class CBuilder(_Builder):
             return
         import tree_sitter
 
-        from ..model.regions import _query
-        cursor = tree_sitter.QueryCursor(_query(Language.CPP, _MEMBER_CALL))
+        cursor = tree_sitter.QueryCursor(query(Language.CPP, _MEMBER_CALL))
         if within is not None:
             cursor.set_byte_range(*within)
         for _, captures in cursor.matches(tree.root_node):

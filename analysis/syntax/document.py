@@ -96,6 +96,20 @@ def parser_for(language: Language) -> tree_sitter.Parser | None:
     return parser
 
 
+_queries: dict[tuple[Language, str], tree_sitter.Query] = {}
+
+
+def query(language: Language, pattern: str) -> tree_sitter.Query:
+    """A cached compiled tree-sitter query of the language's grammar (not fixed-form Fortran)."""
+    q = _queries.get((language, pattern))
+    if q is None:
+        import tree_sitter
+        parser = parser_for(language)
+        assert parser is not None and parser.language is not None
+        q = _queries[(language, pattern)] = tree_sitter.Query(parser.language, pattern)
+    return q
+
+
 def parse_text(parser: tree_sitter.Parser, language: Language, source: bytes,
                edited: tree_sitter.Tree | None = None, old: bytes = b"",
                edit: tuple[int, int, int] = (0, 0, 0)) -> tree_sitter.Tree:
