@@ -24,6 +24,10 @@ if TYPE_CHECKING:
     from .fortran_blocks import BlockEvent, Statement
 
 
+EXTENTS = "extents"          # the structure names of reads of Structure's extents and statements
+STATEMENTS = "statements"
+
+
 @dataclass
 class Structure:
     extents: dict[int, Span] = field(default_factory=dict)   # directive index -> extent
@@ -32,7 +36,11 @@ class Structure:
     statements: list[Statement] | None = None                # Fortran: the statement scanner's result
 
 
-deferred(Structure, "extents")  # C extents need a walk of the tree: done when a rule first asks
+# C extents need a walk of the tree: done when a rule first asks. A read of the extents, or of
+# the Fortran statements, is recorded: a rule that read them may have read the code inside a
+# construct through them (construct_edit runs such a rule again after an edit there).
+deferred(Structure, "extents", recorded=EXTENTS)
+deferred(Structure, "statements", recorded=STATEMENTS)
 
 
 _REGION_CLAUSES = frozenset({"indirect", "device_type"})

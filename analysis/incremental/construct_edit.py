@@ -7,12 +7,16 @@ what it reads while checking one is recorded; it reads the code around the direc
 not inside another construct, except through the target regions' code (regions.Regions: the
 calls, member accesses and branches in each, recorded as REGION_CODE). So the rules run again
 are: every rule that read the code of the target regions (moved, and read again where the edit
-is: Regions.moved) and every rule that checks the whole file at once; the other per-directive
+is: Regions.moved), and every rule that checks the whole file at once and read what leads to
+the code inside constructs (_WHOLE_FILE_KEPT: the tree, the extents, the Fortran statements,
+the regions); the other whole-file rules read the code only through the program model, as
+after an edit in a function body outside constructs, and are kept; the other per-directive
 rules check again only the constructs whose extent holds the edit (`within`), and keep what
 they found for the other directives.
 """
 from __future__ import annotations
 
+from ..directives.structure import EXTENTS, STATEMENTS
 from ..file_analysis import AnalysisTrace
 from ..model.regions import REGION_CODE
 from ..rules import (
@@ -26,10 +30,16 @@ from ..rules import (
     checked_again,
     run_rule,
 )
+from ..syntax.document import TREE
 from ..syntax.reads import STRUCTURES
 from ..syntax.records import replace
 from .line_edit import LineEdit
 
+# What a rule that checks the whole file at once reads to find the code inside a construct: the
+# syntax tree, the extents or Fortran statements, the target regions, the call graph (built from
+# the regions). One that read none of them read that code only through the program model, which
+# is read again as after an edit in any function body (procedure_edit): it is kept.
+_WHOLE_FILE_KEPT = frozenset({TREE, EXTENTS, STATEMENTS, "regions", "device_graph"})
 # Associations of the directives that apply to code after them (their extent).
 EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
 
@@ -51,8 +61,12 @@ def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) 
     traces: dict[Rule[RuleFunc], RuleTrace] = {}
     for r in active_rules(context, trace.options.disabled):
         kept = trace.rules.get(r)
-        if kept is None or not r.per_directive or REGION_CODE in kept.reads.get(STRUCTURES, ()):
+        read: set[str] | frozenset[str] = kept.reads.get(STRUCTURES, frozenset()) if kept is not None else frozenset()
+        if kept is None or REGION_CODE in read or (not r.per_directive and not _WHOLE_FILE_KEPT.isdisjoint(read)):
             traces[r] = run_rule(r, context, True)
+            continue
+        if not r.per_directive:
+            traces[r] = kept   # (it found its way to no construct's code: what it read is the same)
             continue
         for i in within:
             kept = checked_again(r, kept, context, i, id(context.directives[i]))

@@ -14,6 +14,7 @@ import sys
 from bisect import bisect_right
 from typing import TYPE_CHECKING, Any, Literal
 
+from . import reads
 from .records import dataclass
 from .tables import hide_tables, same_tables, table_spans
 
@@ -81,6 +82,7 @@ def language_for_id(language_id: str, path: str | os.PathLike[str] | None = None
     return by_path
 
 
+TREE = "tree"   # the structure name of a read of a document's syntax tree
 _parsers: dict[Language, tree_sitter.Parser] = {}
 
 
@@ -343,6 +345,7 @@ class Document:
 
     @property
     def tree(self) -> tree_sitter.Tree | None:
+        reads.structure(TREE, self)   # (a rule that reads it may read the code inside constructs)
         if self._tree is None:
             parser = parser_for(self.language)
             if parser is not None:

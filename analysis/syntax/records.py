@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, NamedTuple, TypeVar, dataclass_transform
 
+from . import reads
+
 T = TypeVar("T")
 
 
@@ -125,13 +127,16 @@ def dataclass(cls: type | None = None, *, frozen: bool = False, eq: bool = True)
     return _build(cls, frozen, eq)
 
 
-def deferred(cls: type, name: str) -> None:
+def deferred(cls: type, name: str, recorded: str | None = None) -> None:
     """Let a record field hold a zero-argument function that computes its value on first read.
 
     Builders use it for values most readers never ask for (C construct extents, parameter
-    types); the value replaces the function in the record once computed.
+    types); the value replaces the function in the record once computed. `recorded`: every
+    read is recorded as a read of that structure (reads.structure).
     """
     def get(self: Any) -> Any:
+        if recorded is not None:
+            reads.structure(recorded)
         value = self.__dict__[name]
         if callable(value):
             value = self.__dict__[name] = value()
