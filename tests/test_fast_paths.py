@@ -52,3 +52,20 @@ def test_top_level_scopes_equal_the_walk() -> None:
     scopes = _TopLevel(tree)
     for offset in [i for i in range(len(src)) if src.startswith(b"#pragma", i)]:
         assert scopes.scope(offset) == _scope(tree, offset), offset
+
+
+def test_top_level_scope_of_one_directive_equals_that_of_all() -> None:
+    """The top-level node found by the tree for one directive (a rule checking it again) gives
+    the scope the list of all top-level nodes gives, in every C/C++ fixture."""
+    from pathlib import Path
+    checked = 0
+    for path in sorted(Path(__file__).parent.glob("fixtures/**/*.c*")):
+        language = Language.CPP if path.suffix in (".cpp", ".cc", ".cxx") else Language.C
+        src = path.read_bytes()
+        tree = Document(src, language).tree
+        assert tree is not None
+        every = _TopLevel(tree)
+        for offset in [i for i in range(len(src)) if src.startswith(b"#pragma", i)]:
+            assert _TopLevel(tree, True).scope(offset) == every.scope(offset), (path, offset)
+            checked += 1
+    assert checked > 1000

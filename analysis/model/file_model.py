@@ -324,7 +324,10 @@ class FileModel:
             return None
         _note(self.root, span, always=True)
         self.root.__dict__.setdefault("_used", []).append(span)   # (a read of statements: uses_read)
-        return self.use_finder(symbol, span)
+        finder = self.use_finder
+        # (the spans searched are recorded, which an edit there is checked against: its reading
+        # of the tree is no read of the code inside constructs elsewhere, construct_edit)
+        return _reads.unrecorded(lambda: finder(symbol, span))
 
     # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
     # the edited one) ----------------------------------------------------------------------

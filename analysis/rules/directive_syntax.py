@@ -119,7 +119,7 @@ def directive_placement(ctx: FileContext) -> Iterator[Finding]:
     tree = doc.tree
     if tree is None:
         return
-    scopes = _TopLevel(tree)
+    scopes = _TopLevel(tree, ctx.focus is not None)
     # a header included inside a function body (kernels kept in a header): its top level is
     # that function's body
     includer = ctx.configuration.includer if ctx.configuration is not None else None
@@ -152,35 +152,47 @@ class _TopLevel:
     line at top level is at file scope when its neighbours are clean. Anything else (namespaces,
     #if groups, errors) takes the exact walk of `_scope`."""
 
-    def __init__(self, tree: tree_sitter.Tree) -> None:
+    def __init__(self, tree: tree_sitter.Tree, one: bool = False) -> None:
+        """`one`: for one directive (a rule checking one again): the top-level node holding it is
+        found by the tree itself, not in a list of them all (thousands in a large file)."""
         self.tree = tree
         root = tree.root_node
         # An ERROR or missing root makes every walk end in "unknown" unless a body comes first.
         self.root_ok = root.type != "ERROR" and not root.is_missing
-        self.nodes = root.named_children
+        self.one = one
+        self.nodes = [] if one else root.named_children
         self.starts = [n.start_byte for n in self.nodes]
         self.verdicts: dict[int, tuple[int, str | None]] = {}  # node index -> (end byte, verdict)
 
     def scope(self, offset: int) -> str:
+        if self.one:
+            node = self.tree.root_node.first_named_child_for_byte(offset)
+            if node is not None and node.start_byte <= offset:   # (else between top-level nodes)
+                verdict = self._verdict(node, lambda step: _clean_neighbour(
+                    node, "next_named_sibling" if step > 0 else "prev_named_sibling"))
+                if verdict is not None:
+                    return verdict
+            return _scope(self.tree, offset)
         i = bisect_right(self.starts, offset) - 1
         if i >= 0:
             known = self.verdicts.get(i)
             if known is None:
-                known = self.verdicts[i] = (self.nodes[i].end_byte, self._verdict(i))
+                known = self.verdicts[i] = (self.nodes[i].end_byte,
+                                            self._verdict(self.nodes[i], lambda step: self._clean(i, step)))
             if offset < known[0] and known[1] is not None:
                 return known[1]
         return _scope(self.tree, offset)
 
-    def _verdict(self, i: int) -> str | None:
-        """The scope of any pragma inside top-level node i, or None when only the walk can tell."""
-        node = self.nodes[i]
+    def _verdict(self, node: tree_sitter.Node, clean: Callable[[int], bool]) -> str | None:
+        """The scope of any pragma inside a top-level node, or None when only the walk can tell
+        (`clean(step)`: whether the neighbour before (-1) or after (1) it is clean)."""
         if node.has_error:  # an ERROR or missing node somewhere inside
             return None
         kind = node.type
         if kind == "function_definition":
             return "function"
         if kind == "preproc_call" and self.root_ok:
-            return "file" if self._clean(i, -1) and self._clean(i, 1) else "unknown"
+            return "file" if clean(-1) and clean(1) else "unknown"
         return None
 
     def _clean(self, i: int, step: int) -> bool:
