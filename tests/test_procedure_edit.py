@@ -19,6 +19,7 @@ from omp_lsp.analysis.incremental.graph_edit import graph_after_edit
 from omp_lsp.analysis.incremental.procedure_edit import reanalyse
 from omp_lsp.analysis.model.regions import analyse_regions
 from omp_lsp.analysis.semantics.call_graph import file_graph
+from omp_lsp.analysis.semantics.programs import link_facts
 from omp_lsp.analysis.semantics.propagation import DeviceGraph
 from omp_lsp.analysis.syntax.document import language_for_path
 from omp_lsp.analysis.syntax.padding import Padding, pad
@@ -83,6 +84,9 @@ def _kept_is_fresh(analysis: FileAnalysis, padding: Padding, real: bytes, langua
     assert result.findings == fresh_result.findings
     assert fresh.context is not None
     assert graph.files[PATH].signature() == file_graph(fresh.context).signature()
+    kept = analysis.context.__dict__.get("_file_graph") if analysis.context is not None else None
+    if kept is not None and "_link_facts" in kept.__dict__:   # (handed on by graph_edit, or read again)
+        assert kept.__dict__["_link_facts"] == link_facts(file_graph(fresh.context), fresh.context)
     return fresh, graph, cross
 
 

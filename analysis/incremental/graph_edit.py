@@ -59,6 +59,17 @@ def graph_after_edit(ctx: FileFacts, path: str, old_ctx: FileFacts, old: FileGra
     roots, read again, must come out as `old`'s (moved). None when any of that does not hold
     (the caller builds the graph afresh). Only the two texts and trees are compared: making the
     model read a body would change how the builder resolves the names in it."""
+    graph = _graph_after_edit(ctx, path, old_ctx, old)
+    facts = old.__dict__.get("_link_facts")
+    if graph is not None and facts is not None and ctx.configuration is old_ctx.configuration \
+            and graph.has_main == old.has_main and graph.signature() == old.signature():
+        # what links it to other files is read from what the signature holds (declarations and
+        # edges without positions) and the build's configuration: the same (programs.link_facts)
+        graph.__dict__["_link_facts"] = facts
+    return graph
+
+
+def _graph_after_edit(ctx: FileFacts, path: str, old_ctx: FileFacts, old: FileGraph) -> FileGraph | None:
     doc, old_doc = ctx.document, old_ctx.document
     statement = ctx.__dict__.pop("_statement_read_again", None)
     if old.fortran:

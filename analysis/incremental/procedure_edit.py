@@ -98,7 +98,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     lines = LineIndex.edited(new_src, doc.lines, start, end, end) if len(new_lines) > 1 \
         else LineIndex.same_lines(new_src, doc.lines)
     document = Document(new_src, doc.language, doc.version, lines)
-    parse_from(document, doc)
+    parse_from(document, doc, (start, end, end))
     found = _unchanged_outside(doc, document, edit)
     if found is None:
         return None

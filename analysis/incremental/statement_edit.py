@@ -92,7 +92,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     except Moved:
         return None
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
-    parse_from(document, doc)
+    end = pad_start + max(delta, 0)   # (the edit and the line's blanks: as long before as after)
+    parse_from(document, doc, (start, end, end))
     structure = old.structure   # its statements are the model's: S's successor takes S's place below
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)
     for key in [key for key in ctx.__dict__ if key.startswith("_") and key not in _NOT_KEPT]:

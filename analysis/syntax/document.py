@@ -502,13 +502,14 @@ def refresh_tree(document: Document) -> None:
     document.stale_tree, document.tree_source = False, None
 
 
-def parse_from(document: Document, previous: Document) -> None:
+def parse_from(document: Document, previous: Document, span: tuple[int, int, int] | None = None) -> None:
     """Give `document` (not parsed yet) its tree by reparsing `previous`'s incrementally: the two
     texts differ in one span, found from their common start and end. A whole-file analysis after
     an edit then costs a few ms of parsing, not a full parse. Nothing happens when `previous` has
     no tree of its own text, and a tree with syntax errors is not kept (the document is then parsed
     afresh when read): tree-sitter's error recovery can end differently when it reuses old nodes,
-    and the analysis must read what a fresh parse reads."""
+    and the analysis must read what a fresh parse reads. `span`: (start, old end, new end) of a
+    span holding every difference, when the caller knows one (else it is found by comparing)."""
     refresh_tree(previous)
     if document._tree is not None or previous._tree is None or previous.stale_tree \
             or previous.language is not document.language:
@@ -516,15 +517,16 @@ def parse_from(document: Document, previous: Document) -> None:
     parser = parser_for(document.language)
     if parser is None:
         return
-    reparsed = _reparsed(parser, previous._tree, previous.source, previous.lines, document)
+    reparsed = _reparsed(parser, previous._tree, previous.source, previous.lines, document, span)
     if not reparsed.root_node.has_error:
         document._tree = reparsed
 
 
 def _reparsed(parser: tree_sitter.Parser, tree: tree_sitter.Tree, old: bytes, old_lines: LineIndex,
-              document: Document) -> tree_sitter.Tree:
-    """`tree` (of the text `old`) edited where `document`'s text differs from it, and reparsed."""
-    start, old_end, new_end = changed_span(old, document.source)
+              document: Document, span: tuple[int, int, int] | None = None) -> tree_sitter.Tree:
+    """`tree` (of the text `old`) edited where `document`'s text differs from it (within `span`,
+    when given), and reparsed."""
+    start, old_end, new_end = changed_span(old, document.source) if span is None else span
     edited = tree.copy()
     edited.edit(start_byte=start, old_end_byte=old_end, new_end_byte=new_end, start_point=old_lines.point(start),
                 old_end_point=old_lines.point(old_end), new_end_point=document.lines.point(new_end))
