@@ -166,7 +166,7 @@ def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, befo
     graph.edges = spliced[0] + spliced[1]
     graph.parts = (len(spliced[0]), len(graph.edges))
     graph.edges.extend(old.edges[b:])   # what static locals elsewhere declare
-    builder.device_variants()
+    builder.device_variants(old)
     graph.keys = {**old.keys, **{k: v for k, v in builder.keys.items() if v is not None}}
     ctx.__dict__["_file_graph"] = graph
     return graph
@@ -197,7 +197,7 @@ def _graph_after_statement_read_again(ctx: FileFacts, path: str, old: FileGraph,
         spliced.append([*part[:at], *new, *part[bisect_left(part, before[1], at, key=lambda e: e.span[0]):]])
     graph.edges = [*spliced[0], *spliced[1], *old.edges[b:]]
     graph.parts = (len(spliced[0]), len(spliced[0]) + len(spliced[1]))
-    builder.device_variants()   # (the statement's calls may be of a declare variant's base)
+    builder.device_variants(old)   # (the statement's calls may be of a declare variant's base)
     ctx.__dict__["_file_graph"] = graph
     return graph
 

@@ -438,15 +438,22 @@ class _Builder:
     def dispatch_extents(self) -> list[Span]:
         raise NotImplementedError
 
-    def device_variants(self) -> None:
+    def device_variants(self, kept: FileGraph | None = None) -> None:
         """What a call of a declare variant's base runs on a device: a variant selected on every
         device (`device={kind(nohost)}`) replaces it (`device_target`: the base is not called on
         any device, as clang's device images show); the variants some device may select
         (`kind(gpu)`, `arch(...)`, a condition) may be called through it (`variants`), and the
         base stays called (a gpu variant is not selected on a host offload device). Every edge
-        is set anew: after an edit, old edges may carry what a directive no longer says."""
+        is set anew: after an edit, old edges may carry what a directive no longer says.
+        `kept`: the graph before an edit in one body, which changed no directive nor declaration:
+        its table serves the bases it was made for."""
         called = {e.target for e in self.graph.edges if not e.host}
-        table = self.variant_table(called) if called and self.ctx.directives_named("declare variant") else {}
+        made: tuple[frozenset[str], VariantTable] | None = kept.__dict__.get("_variant_table") if kept else None
+        if made is not None and called <= made[0]:
+            table = {base: found for base, found in made[1].items() if base in called}
+        else:
+            table = self.variant_table(called) if called and self.ctx.directives_named("declare variant") else {}
+        self.graph.__dict__["_variant_table"] = (frozenset(called), table)
         if not table and not any(e.device_target or e.variants for e in self.graph.edges):
             return
         texts: dict[int, str] = {}   # a selector's text, made once and only for a selected variant
@@ -474,7 +481,7 @@ class _Builder:
         if moved:
             self.graph.edges = edges
 
-    def variant_table(self, called: set[str]) -> dict[str, list[tuple[str, EffectiveSelector, bool]]]:
+    def variant_table(self, called: set[str]) -> VariantTable:
         """base key -> (variant key, selector, whether it has a dispatch trait), for the bases
         in `called` (the targets of device edges: the others need no entry)."""
         out: dict[str, list[tuple[str, EffectiveSelector, bool]]] = {}
@@ -489,6 +496,10 @@ class _Builder:
                            if name.lower() == "construct" for s in sels)
             out.setdefault(base, []).append((variant, selector, dispatch))
         return out
+
+
+# base key -> (variant key, selector, whether it has a dispatch trait)
+VariantTable = dict[str, list[tuple[str, "EffectiveSelector", bool]]]
 
 
 # -- C and C++ ----------------------------------------------------------------------------------
