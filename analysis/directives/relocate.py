@@ -104,10 +104,11 @@ _SHIFT = _Shifters()
 
 def moved_directive(template: Directive, delta: int, raw: RawDirective) -> Directive:
     """A cached directive at another place: its own spans now, its clause tree when first read."""
-    fields = template.__dict__.copy()
+    # (what the template keeps made from itself, at its place, is not copied: its clause index,
+    # its effective selector; the copy makes its own)
+    fields = {key: value for key, value in template.__dict__.items() if not key.startswith("_")}
     for key in LAZY_FIELDS:
         fields.pop(key, None)
-    fields.pop("_clause_index", None)  # the template's clauses, at the template's place
     for key in ("name_span", "argument_span"):
         span = fields[key]
         if span is not None:

@@ -959,11 +959,11 @@ class FortranBuilder(_Builder):
         self.device_variants()
 
     def variant_records(self) -> Iterator[tuple[Symbol, Symbol, EffectiveSelector]]:
-        from .variants import effective, selector_of
+        from .variants import own_effective
         for v in self.ctx.fortran_variants:
             proc = v.variant.procedure
             if v.base is not None and proc is not None:
-                yield v.base, proc, effective(selector_of(v.directive), None)
+                yield v.base, proc, own_effective(v.directive)
 
     def dispatch_extents(self) -> list[Span]:
         from .variants_fortran import _construct_extents

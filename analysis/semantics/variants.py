@@ -122,6 +122,15 @@ def selector_of(d: Directive) -> ContextSelector | None:
     return c.selector if c is not None else None
 
 
+def own_effective(d: Directive) -> EffectiveSelector:
+    """`effective(selector_of(d), None)`, kept with the directive: made once, not at each build
+    of the call graph (which reads every declare variant's after an edit)."""
+    found: EffectiveSelector | None = d.__dict__.get("_own_effective")
+    if found is None:
+        found = d.__dict__["_own_effective"] = effective(selector_of(d), None)
+    return found
+
+
 # Where a variant can replace a call of its base in device code (device_selection).
 EVERY_DEVICE = "every"      # on every device: the base itself is never called there
 SOME_DEVICE = "some"        # on some device (a GPU, an architecture, a condition that may hold)
