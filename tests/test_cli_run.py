@@ -159,6 +159,7 @@ def test_a_successful_run_does_not_load_the_analysis_or_the_server(tmp_path: Pat
         "omp_lsp.analysis.check",   # the analysis's entry point: it loads each name when asked for it
         "omp_lsp.analysis.syntax", "omp_lsp.analysis.syntax.compile_commands", "omp_lsp.analysis.syntax.device_limits",
         "omp_lsp.analysis.syntax.diagnostics", "omp_lsp.analysis.syntax.document", "omp_lsp.analysis.syntax.options",
+        "omp_lsp.analysis.syntax.reads",   # (the read recorder: records and documents record reads)
         "omp_lsp.analysis.syntax.records", "omp_lsp.analysis.syntax.regular_files", "omp_lsp.analysis.syntax.tables",
         "omp_lsp.server.config", "omp_lsp.server.escaping",
         "omp_lsp.server.run_command"]
