@@ -246,3 +246,67 @@ def test_fixed_form_columns_decide_what_the_line_is(at: int, removed: int, typed
         assert after.findings == fresh.findings
         assert after.context is not None and fresh.context is not None
         assert _references(after.context.model) == _references(fresh.context.model)
+
+
+UNITS = """\
+module m
+  implicit none
+  real(8) :: table(8)
+  !$omp declare target(table)
+contains
+  subroutine first(a)
+    real(8) :: a(8)
+    !$omp target map(tofrom: a)
+    a(1) = table(1)
+    !$omp end target
+    !$omp target map(tofrom: a)
+    a(2) = table(2)
+    !$omp end target
+  end subroutine first
+  subroutine second(a)
+    real(8) :: a(8)
+    !$omp target map(tofrom: a)
+    a(3) = table(3)
+    !$omp end target
+    a(5) = 0
+    !$omp target map(tofrom: a)
+    a(6) = 0
+    a(4) = table(4) + 1
+    !$omp end target
+  end subroutine second
+  subroutine third(b)
+    real(8) :: b(2)
+    !$omp target map(tofrom: b)
+    b(2) = 0
+    b(1) = table(5)
+    !$omp end target
+  end subroutine third
+end module m
+"""
+
+
+@pytest.mark.parametrize("line, old, new", [
+    ("    a(4) = table(4) + 1", "1", "2"),                  # the second region of a unit after another's
+    ("    a(4) = table(4) + 1", "table(4)", "table(6)"),    # a use in it changes
+    ("    b(1) = table(5)", "5", "7"),                      # in the last unit's region
+])
+def test_a_statement_in_a_target_region_keeps_the_graph_with_the_roots_of_its_unit(
+        line: str, old: str, new: str) -> None:
+    """The roots found again are those of the statement's unit only (numbered among its own):
+    the graph equals one built afresh, its roots the same objects as before."""
+    padded, padding = pad(UNITS.encode(), Language.FORTRAN)
+    before = _analysis(padded, Language.FORTRAN, Options())
+    assert before.context is not None
+    old_graph = file_graph(before.context, PATH)
+    assert len(old_graph.roots) == 5
+    at = padded.index(line.encode()) + line.index(old)
+    done = reanalyse(before, padding, at, at + len(old), new.encode())
+    assert done is not None
+    after, _ = done
+    assert after.context is not None
+    graph = file_graph(after.context, PATH, (before.context, old_graph), graph_after_edit)
+    fresh = _analysis(after.document.source, Language.FORTRAN, Options())
+    assert fresh.context is not None
+    rebuilt = file_graph(fresh.context, PATH)
+    assert graph.roots is old_graph.roots   # (kept: the graph was made from the last one)
+    assert graph.signature() == rebuilt.signature() and _edges(graph) == _edges(rebuilt)

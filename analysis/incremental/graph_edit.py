@@ -8,6 +8,7 @@ from __future__ import annotations
 from bisect import bisect_left
 from typing import TYPE_CHECKING
 
+from ..model.model_fortran import UNIT_KINDS
 from ..semantics.call_graph import CBuilder, Edge, FileGraph, FortranBuilder, builder_of
 from ..syntax.document import Document, Span, changed_span
 from ..syntax.records import replace
@@ -15,7 +16,7 @@ from ..syntax.records import replace
 if TYPE_CHECKING:
     import tree_sitter
 
-    from ..model.file_model import Reference
+    from ..model.file_model import Reference, Scope
     from ..semantics.call_graph import FileFacts
 
 
@@ -183,10 +184,17 @@ def _graph_after_statement_read_again(ctx: FileFacts, path: str, old: FileGraph,
     builder = FortranBuilder(ctx, graph)
     builder.programs()
     if any(ref.target is not None for ref in [*refs, *unresolved]):
-        # in a target region: the edges are its root's (the same ones), or host code's
+        # in a target region: the edges are its root's (the same ones), or host code's; a
+        # region's root is numbered among its unit's, all inside the unit (and the units it
+        # contains: theirs too)
+        unit: Scope | None = ctx.model.scope_at(before[0], expand=False)
+        while unit is not None and unit.kind not in UNIT_KINDS:
+            unit = unit.parent
+        within = unit.span if unit is not None else None
         graph.roots = []
-        builder.find_roots()
-        if graph.roots != old.roots:
+        builder.find_roots(within)
+        if graph.roots != (old.roots if within is None else
+                           [r for r in old.roots if within[0] <= r.span[0] < within[1]]):
             return None
         graph.roots = old.roots
     assert old.parts is not None   # (graph_after_edit checked it)
