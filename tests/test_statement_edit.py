@@ -121,12 +121,15 @@ def test_edits_in_statements_of_random_documents_equal_a_fresh_analysis(data: st
     _edit_statements(data, text.encode(), Language.FORTRAN, Options())
 
 
-SOURCE = """\
+# A module of a declare target table (the head of the sources below).
+HEAD = """\
 module m
   implicit none
   real(8) :: table(8)
   !$omp declare target(table)
 contains
+"""
+SOURCE = HEAD + """\
   subroutine helper(n, y)
     integer :: n
     real(8) :: y
@@ -194,20 +197,27 @@ def test_an_edit_outside_the_constructs_of_a_kernel_keeps_the_findings() -> None
     assert after.findings == _analysis(after.document.source, Language.FORTRAN, Options()).findings
 
 
-def test_the_call_graph_reads_the_edited_statement_again() -> None:
-    padded, padding = pad(SOURCE.encode(), Language.FORTRAN)
+def _graphs_after(source: str, line: str, old: str, new: str) -> tuple[FileGraph, FileGraph, FileGraph]:
+    """The file graph before an edit kept by statement_edit, the one made from it after the
+    edit (graph_after_edit), and one built afresh."""
+    padded, padding = pad(source.encode(), Language.FORTRAN)
     before = _analysis(padded, Language.FORTRAN, Options())
     assert before.context is not None
-    old = file_graph(before.context, PATH)
-    at = padded.index(b"y * 2")
-    done = reanalyse(before, padding, at, at + len(b"y * 2"), b"y + table(1)")
+    old_graph = file_graph(before.context, PATH)
+    at = padded.index(line.encode()) + line.index(old)
+    done = reanalyse(before, padding, at, at + len(old), new.encode())
     assert done is not None
     after, _ = done
     assert after.context is not None
-    graph = file_graph(after.context, PATH, (before.context, old), graph_after_edit)
+    graph = file_graph(after.context, PATH, (before.context, old_graph), graph_after_edit)
     fresh = _analysis(after.document.source, Language.FORTRAN, Options())
     assert fresh.context is not None
-    assert _edges(graph) == _edges(file_graph(fresh.context, PATH)) != _edges(old)
+    return old_graph, graph, file_graph(fresh.context, PATH)
+
+
+def test_the_call_graph_reads_the_edited_statement_again() -> None:
+    old, graph, rebuilt = _graphs_after(SOURCE, "    y = y * 2", "y * 2", "y + table(1)")
+    assert _edges(graph) == _edges(rebuilt) != _edges(old)
     assert graph.declared is old.declared   # read again: the statement's edges only
 
 
@@ -248,12 +258,7 @@ def test_fixed_form_columns_decide_what_the_line_is(at: int, removed: int, typed
         assert _references(after.context.model) == _references(fresh.context.model)
 
 
-UNITS = """\
-module m
-  implicit none
-  real(8) :: table(8)
-  !$omp declare target(table)
-contains
+UNITS = HEAD + """\
   subroutine first(a)
     real(8) :: a(8)
     !$omp target map(tofrom: a)
@@ -294,19 +299,7 @@ def test_a_statement_in_a_target_region_keeps_the_graph_with_the_roots_of_its_un
         line: str, old: str, new: str) -> None:
     """The roots found again are those of the statement's unit only (numbered among its own):
     the graph equals one built afresh, its roots the same objects as before."""
-    padded, padding = pad(UNITS.encode(), Language.FORTRAN)
-    before = _analysis(padded, Language.FORTRAN, Options())
-    assert before.context is not None
-    old_graph = file_graph(before.context, PATH)
+    old_graph, graph, rebuilt = _graphs_after(UNITS, line, old, new)
     assert len(old_graph.roots) == 5
-    at = padded.index(line.encode()) + line.index(old)
-    done = reanalyse(before, padding, at, at + len(old), new.encode())
-    assert done is not None
-    after, _ = done
-    assert after.context is not None
-    graph = file_graph(after.context, PATH, (before.context, old_graph), graph_after_edit)
-    fresh = _analysis(after.document.source, Language.FORTRAN, Options())
-    assert fresh.context is not None
-    rebuilt = file_graph(fresh.context, PATH)
     assert graph.roots is old_graph.roots   # (kept: the graph was made from the last one)
     assert graph.signature() == rebuilt.signature() and _edges(graph) == _edges(rebuilt)
