@@ -184,6 +184,13 @@ class Regions:
             self._extents[i] = self._block_after(self.directives[i].span[1])
         return self._extents[i]
 
+    def by_directive(self) -> dict[int, TargetRegion]:
+        """The regions by their target directive's index, in the order of `targets`."""
+        found: dict[int, TargetRegion] | None = self.__dict__.get("_by_directive")
+        if found is None:
+            found = self.__dict__["_by_directive"] = {r.index: r for r in self.targets}
+        return found
+
     def at(self, offset: int) -> TargetRegion | None:
         """The innermost target region holding `offset`."""
         k = bisect_right(self._target_starts, offset) - 1

@@ -480,9 +480,10 @@ _MOTION_CLAUSES = ("to", "from")   # of target update
 
 @rule("OMP218", per_directive=True)
 def map_item_not_storage(ctx: FileContext) -> Iterator[Finding]:
-    pairs = [*_targets(ctx), *((i, d) for i, d in ctx.directives_named(*_MAPPING_DIRECTIVES, "target update")
-                               if not d.uses_macros and not d.raw.in_macro)]
-    for _, d in ctx.each_directive(sorted(pairs, key=lambda pair: pair[0])):
+    # (the target constructs of _targets, and the data ones: each checked with the clauses it has)
+    kinds = [*(name for name in ctx.directive_names() if is_target_region_name(name)), *_MAPPING_DIRECTIVES,
+             "target update"]
+    for _, d in ctx.each_directive_named(kinds, lambda d: not d.uses_macros and not d.raw.in_macro):
         names = _MOTION_CLAUSES if d.name == "target update" else ("map",)
         for c in d.clauses_named(*names):
             for item in c.items:

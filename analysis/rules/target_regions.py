@@ -409,9 +409,9 @@ _BRANCH_ADVICE = {
 def branch_out_of_target(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     fortran = ctx.document.language.is_fortran
-    region_of = {region.index: region for region in regions.targets}
-    for index, d in ctx.each_directive((i, ctx.directives[i]) for i in region_of):
-        region = region_of[index]
+    by_directive = regions.by_directive()
+    for index, d in ctx.each_directive_at(by_directive):
+        region = by_directive[index]
         if d.raw.in_macro:
             continue  # what a macro's construct applies to is not seen
         for branch in regions.branches_out(region):
@@ -445,9 +445,9 @@ def _branch_message(branch: Branch, construct: str, fortran: bool) -> str:
 def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
     lines = ctx.document.lines
-    region_of = {region.index: region for region in regions.targets}
-    for index, d in ctx.each_directive((i, ctx.directives[i]) for i in region_of):
-        nesting = regions.teams_nesting(region_of[index])
+    by_directive = regions.by_directive()
+    for index, d in ctx.each_directive_at(by_directive):
+        nesting = regions.teams_nesting(by_directive[index])
         if nesting is None:
             continue
         teams = ctx.directives[nesting.teams]
@@ -464,17 +464,17 @@ def teams_beside_other_code(ctx: FileContext) -> Iterator[Finding]:
 @rule("OMP216", per_directive=True)
 def structure_partly_mapped(ctx: FileContext) -> Iterator[Finding]:
     regions = ctx.regions
-    targets = [(region.index, region) for region in regions.targets]
-    region_of = dict(targets)
-    for index, d in ctx.each_directive((i, ctx.directives[i]) for i, _ in targets):
+    by_directive = regions.by_directive()
+    for index, d in ctx.each_directive_at(by_directive):
         if d.uses_macros or not _maps_members(ctx, d):
             continue
         elements = _mapped_elements(ctx, d)
         if not elements:
             continue
-        accesses = regions.member_accesses_in(region_of[index])   # (its own code: per_directive)
+        region = by_directive[index]
+        accesses = regions.member_accesses_in(region)   # (its own code: per_directive)
         for key, mapped in elements.items():
-            yield from _unmapped_accesses(ctx, regions, region_of[index], key, mapped, accesses)
+            yield from _unmapped_accesses(ctx, regions, region, key, mapped, accesses)
 
 
 _MEMBER_MARKS = (b".", b"%")  # `s.a`, `p->a`, `s%a`

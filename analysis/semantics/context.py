@@ -4,7 +4,7 @@
 incremental analysis. Below the rule registry: rules and the entry points import it."""
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeVar, cast
 
 from ..directives.nodes import Directive
@@ -213,6 +213,27 @@ class FileContext:
         if len(names) == 1:
             return index.get(names[0], [])
         return sorted((pair for name in set(names) for pair in index.get(name, [])), key=lambda pair: pair[0])
+
+    def each_directive_at(self, indices: Collection[int]) -> Iterable[tuple[int, Directive]]:
+        """`each_directive` of the directives at these indices, in their order: for the focused
+        one, a lookup (not a pass over all of them)."""
+        focus, directives = self.focus, self.directives
+        if focus is not None:
+            return self.each_directive([(focus, directives[focus])] if focus in indices else [])
+        return self.each_directive([(i, directives[i]) for i in indices])
+
+    def each_directive_named(self, names: Iterable[str],
+                             keep: Callable[[Directive], bool] | None = None) -> Iterable[tuple[int, Directive]]:
+        """`each_directive` of the directives with these names that `keep` accepts, in source
+        order: for the focused one, only it is looked at (not every directive of those names)."""
+        wanted = set(names)
+        focus = self.focus
+        if focus is not None:
+            d = self.directives[focus]
+            pairs = [(focus, d)] if d.name in wanted and (keep is None or keep(d)) else []
+        else:
+            pairs = [(i, d) for i, d in self.directives_named(*wanted) if keep is None or keep(d)]
+        return self.each_directive(pairs)
 
     @property
     def has_declare_target(self) -> bool:
