@@ -107,8 +107,8 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     typed = padding.typed(src, start, old_end, text)
     if typed is None:
         return None
-    new_src, k, delta, _, pad_start = typed
-    if not _same_syntax(doc, new_src, start, pad_start + max(delta, 0), start + len(text), structure_kept):
+    new_src, k, delta, _, _ = typed
+    if not _same_syntax(doc, new_src, start, typed.changed_end, start + len(text), structure_kept):
         return None
     new = _edited_directive(old, ctx, i, new_src, start, old_end)
     if new is None:

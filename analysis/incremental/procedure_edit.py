@@ -94,7 +94,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     if len(new_lines) > 1 and any(_LINE_NUMBER.search(f.message) for f in old.findings):
         return None   # (a message that names a line after the edit would name another one now)
     edit = LineEdit(start, old_end, delta, pad_start)
-    end = pad_start + max(delta, 0)   # (the edit and the line's blanks: as long before as after)
+    end = typed.changed_end
     lines = LineIndex.edited(new_src, doc.lines, start, end, end) if len(new_lines) > 1 \
         else LineIndex.same_lines(new_src, doc.lines)
     document = Document(new_src, doc.language, doc.version, lines)

@@ -92,7 +92,7 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
     except Moved:
         return None
     document = Document(new_src, doc.language, doc.version, LineIndex.same_lines(new_src, doc.lines))
-    end = pad_start + max(delta, 0)   # (the edit and the line's blanks: as long before as after)
+    end = typed.changed_end
     parse_from(document, doc, (start, end, end))
     structure = old.structure   # its statements are the model's: S's successor takes S's place below
     context = FileContext(document, old.directives, structure, ctx.version, ctx.path, ctx.macros, ctx.configuration)

@@ -33,6 +33,12 @@ class Typed(NamedTuple):
     line: int          # where the edited line starts
     line_end: int      # where its pad started: the line's text ends there (plus `delta` after)
 
+    @property
+    def changed_end(self) -> int:
+        """Where the changed bytes end, in the text before and after alike: the edit and the
+        line's blanks are as long before as after."""
+        return self.line_end + max(self.delta, 0)
+
 
 class Padding:
     """Where blanks were added: `starts` are offsets of the padded text, `sizes` how many."""
