@@ -73,6 +73,7 @@ def cross_file_again(analyses: dict[str, FileAnalysis], options: Options, graph:
     for positions, and the rule read nothing else (its findings are moved with the edit).
     `trace`: record what the rules read (without it, the next call cannot keep anything)."""
     ws = workspace_context(analyses, options, graph, database)
+    ws.kept_per_target = trace and graph is not None
     edited = _edited_since(previous, ws, analyses, options, graph, database)
     traces: dict[Rule[WorkspaceRuleFunc], WorkspaceRuleTrace] = {}
     for r in active_workspace_rules(ws, options.disabled):

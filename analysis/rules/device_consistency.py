@@ -8,21 +8,23 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING, TypeVar
 
 from ..semantics.call_graph import CALL, PROCEDURE_ENTITY, ROOT_PREFIX, USE, VARIABLE_ENTITY, Declared, Edge
 from ..semantics.context import FileContext, WorkspaceContext
-from ..semantics.propagation import DeviceGraph, Entity, Step, describe_chain
+from ..semantics.propagation import SPEC, DeviceGraph, Entity, Step, describe_chain
 from ..syntax.device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Language
+from ..syntax.records import dataclass
 from ..syntax.regular_files import read_regular_file
 from .registry import file_fact, workspace_rule
 
 if TYPE_CHECKING:
     from ..model.file_model import Symbol
 
+T = TypeVar("T")
 _DECLARE_TARGET = re.compile(rb"declare\s+target", re.IGNORECASE)
 
 
@@ -117,18 +119,120 @@ def _replaced(ws: WorkspaceContext, e: Entity) -> bool:
     return e.name.rsplit("::", 1)[-1].lower() in bases or "*" in bases
 
 
-def _edges(ws: WorkspaceContext, want: Callable[[Entity], bool]) -> Iterator[tuple[str, Edge, Entity]]:
-    """(path, edge, target) of every resolved reference to an entity `want` accepts. The
-    references are grouped by target once for all the rules, and each rule asks about each
-    entity once: a rule about host procedures reads only the references to them."""
+# What a rule's findings about one target asked beyond the graph's facts of the target and of
+# the units referencing it: (question, its arguments after the workspace, the answer).
+Asked = list[tuple[Callable[..., object], tuple[object, ...], object]]
+FindingsOf = Callable[[WorkspaceContext, Entity, list[tuple[str, Edge]], "_Ask"], Iterator[tuple[str, Finding]]]
+
+
+class _Ask:
+    """Asks a question of the workspace for a rule's findings about one target, and keeps the
+    answer: the findings are kept only while every answer stays the same (`_per_target`)."""
+
+    def __init__(self, ws: WorkspaceContext) -> None:
+        self.ws = ws
+        self.asked: Asked = []
+
+    def __call__(self, question: Callable[..., T], *args: object) -> T:
+        answer = question(self.ws, *args)
+        self.asked.append((question, args, answer))
+        return answer
+
+
+@dataclass
+class _Kept:
+    """A rule's last run: the graph's epoch then, what all its findings depend on, and the
+    findings about each target that has some or asked something (the others had none)."""
+    epoch: int
+    index: dict[str, list[tuple[str, Edge]]]
+    programs: object
+    token: tuple[object, ...]
+    found: dict[str, tuple[list[tuple[str, Finding]], Asked]]
+
+
+def _per_target(ws: WorkspaceContext, code: str, want: Callable[[Entity], bool], findings_of: FindingsOf,
+                token: tuple[object, ...] = ()) -> Iterator[tuple[str, Finding]]:
+    """The rule's findings, one target entity at a time (those `want` accepts), about the
+    references to it (grouped by target once for all the rules). The server runs the rules again
+    whenever the graph changes: a declare target edit changes a few entities' facts, so the
+    findings about a target are kept from the rule's last run when the references are the same
+    lists, the target and every unit referencing it have the same facts (`DeviceGraph.touched_since`),
+    the workspace-wide `token` is equal, and every question they asked has the same answer."""
     graph = ws.device_graph
     index = graph.references_by_target(ws.paths)
+    token = (frozenset(_variant_bases(ws)), *token)
+    memos: dict[str, _Kept] = graph.__dict__.setdefault("_rule_memos", {}) if ws.kept_per_target else {}
+    kept = memos.get(code)
+    dirty = _dirty(ws, kept.epoch) if kept is not None and kept.index is index and kept.programs is graph.programs \
+        and kept.token == token and graph.mode == SPEC else None
+    found: dict[str, tuple[list[tuple[str, Finding]], Asked]] = {}
     entities = graph.entities
-    for key, refs in index.items():
+    keys: Iterable[str] = index
+    if dirty is not None:   # (the others had no finding and asked nothing): in the index's order
+        assert kept is not None
+        order = _positions(graph, index)
+        keys = sorted({*(k for k in kept.found if k not in dirty), *(k for k in dirty if k in order)},
+                      key=order.__getitem__)
+    for key in keys:
+        refs = index[key]
+        if dirty is not None and key not in dirty:
+            assert kept is not None
+            before = kept.found[key]
+            if all(question(ws, *args) == answer for question, args, answer in before[1]):
+                found[key] = before
+                yield from before[0]
+                continue
         target = entities.get(key)
-        if target is not None and want(target):
-            for path, edge in refs:
-                yield path, edge, target
+        if target is None or not want(target):
+            continue
+        ask = _Ask(ws)
+        findings = list(findings_of(ws, target, refs, ask))
+        if findings or ask.asked:
+            found[key] = (findings, ask.asked)
+        yield from findings
+    memos[code] = _Kept(graph.epoch, index, graph.programs, token, found)
+
+
+def _dirty(ws: WorkspaceContext, epoch: int) -> frozenset[str] | set[str] | None:
+    """The targets whose findings may have changed since the graph's `epoch`: the entities whose
+    facts may have, and the targets of every reference from them (None: any)."""
+    cache: dict[int, frozenset[str] | set[str] | None] = ws.__dict__.setdefault("_dirty", {})
+    if epoch in cache:
+        return cache[epoch]
+    graph = ws.device_graph
+    touched = graph.touched_since(epoch)
+    out: frozenset[str] | set[str] | None = touched
+    if touched:
+        by_source = _targets_by_source(graph, graph.references_by_target(ws.paths))
+        out = set(touched)
+        for key in touched:
+            out.update(by_source.get(key, ()))
+    cache[epoch] = out
+    return out
+
+
+def _positions(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge]]]) -> dict[str, int]:
+    """target key -> its place in the index (kept with the index)."""
+    kept: tuple[dict[str, list[tuple[str, Edge]]], dict[str, int]] | None = graph.__dict__.get("_positions")
+    if kept is not None and kept[0] is index:
+        return kept[1]
+    out = {key: i for i, key in enumerate(index)}
+    graph.__dict__["_positions"] = (index, out)
+    return out
+
+
+def _targets_by_source(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge]]]) -> dict[str, set[str]]:
+    """source key -> the keys its resolved references name (kept with the index)."""
+    kept: tuple[dict[str, list[tuple[str, Edge]]], dict[str, set[str]]] | None = \
+        graph.__dict__.get("_targets_by_source")
+    if kept is not None and kept[0] is index:
+        return kept[1]
+    out: dict[str, set[str]] = {}
+    for key, refs in index.items():
+        for _, edge in refs:
+            out.setdefault(edge.source, set()).add(key)
+    graph.__dict__["_targets_by_source"] = (index, out)
+    return out
 
 
 def _mark_related(e: Entity, path: str, what: str) -> list[Related]:
@@ -138,8 +242,14 @@ def _mark_related(e: Entity, path: str, what: str) -> list[Related]:
 # -- OMP401 / OMP402 ------------------------------------------------------------------------------
 @workspace_rule("OMP401")
 def host_procedure_on_device(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    return _per_target(ws, "OMP401", lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "host",
+                       _host_procedure_on_device)
+
+
+def _host_procedure_on_device(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                              ask: _Ask) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "host"):
+    for path, edge in refs:
         if edge.kind not in (CALL, USE):
             continue
         if not _on_device(graph, edge) or _overloaded(ws, target) or _replaced(ws, target):
@@ -154,8 +264,14 @@ def host_procedure_on_device(ws: WorkspaceContext) -> Iterator[tuple[str, Findin
 
 @workspace_rule("OMP402")
 def nohost_procedure_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    return _per_target(ws, "OMP402", lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "nohost",
+                       _nohost_procedure_on_host)
+
+
+def _nohost_procedure_on_host(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                              ask: _Ask) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type == "nohost"):
+    for path, edge in refs:
         if edge.kind not in (CALL, USE):
             continue
         if not _on_host(graph, edge) or _overloaded(ws, target) or _replaced(ws, target):
@@ -274,9 +390,14 @@ def _read_header(found: str | None) -> list[bytes] | None:
 
 @workspace_rule("OMP403")
 def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    return _per_target(ws, "OMP403", lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type != "host"
+                       and bool(e.definitions), _callee_unmarked_in_its_file)
+
+
+def _callee_unmarked_in_its_file(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                                 ask: _Ask) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and e.explicit_type != "host"
-                                     and bool(e.definitions)):
+    for path, edge in refs:
         if edge.kind not in (CALL, USE):
             continue
         homes = {p for p, _ in target.definitions}
@@ -285,7 +406,7 @@ def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Fin
         if len(homes) > 1:
             continue   # defined in several files of the program: which one the build links is not known
         # a mark in another file (a prototype marked in the caller's file) creates no device version
-        if any(target.key in _local_device(ws, p) or _header_may_mark(ws, p, target.name) for p in homes):
+        if any(ask(_locally_device, p, target.key) or ask(_header_may_mark, p, target.name) for p in homes):
             continue
         home, decl = target.definitions[0]
         other = os.path.basename(home)
@@ -297,6 +418,10 @@ def callee_unmarked_in_its_file(ws: WorkspaceContext) -> Iterator[tuple[str, Fin
             f"with declare target in {other}", edge.span,
             related=[Related(decl.symbol.name_span, f"'{target.name}' is defined here without declare target",
                              home), *_related(steps, path)])
+
+
+def _locally_device(ws: WorkspaceContext, path: str, key: str) -> bool:
+    return key in _local_device(ws, path)
 
 
 # -- OMP404 / OMP406 --------------------------------------------------------------------------------
@@ -315,32 +440,46 @@ def _threadprivate(ws: WorkspaceContext, e: Entity) -> bool:
     return any(_holds(ws, p) and d.symbol.key in ws.fact(p, threadprivate_keys) for p, d in e.declarations)
 
 
+def _threadprivate_entity(ws: WorkspaceContext, key: str) -> bool:
+    e = ws.device_graph.entities.get(key)
+    return e is not None and _threadprivate(ws, e)
+
+
+def _version(ws: WorkspaceContext, path: str) -> int:
+    return ws.fact(path, openmp_version)
+
+
 @workspace_rule("OMP404")
 def global_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    return _per_target(ws, "OMP404", lambda e: e.kind == VARIABLE_ENTITY and not e.marks, _global_not_declare_target)
+
+
+def _global_not_declare_target(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                               ask: _Ask) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    reported: set[tuple[str, str]] = set()
-    for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY and not e.marks):
+    reported: set[str] = set()   # the units it was reported in
+    for path, edge in refs:
         if edge.kind not in (USE, CALL) or edge.source.startswith(ROOT_PREFIX):
             continue   # (a call through a function pointer reads the pointer variable)
-        if not _on_device(graph, edge) or (edge.source, target.key) in reported:
+        if not _on_device(graph, edge) or edge.source in reported:
             continue
         decls = [d for _, d in target.declarations]
         if not decls or not all(d.global_scope for d in decls) or any(d.constant for d in decls):
             continue
         if not target.definitions:
             continue  # only `extern` declarations: the defining file, which may mark it, is not here
-        if _threadprivate(ws, target) or _header_may_mark(ws, path, target.name):
+        if ask(_threadprivate_entity, target.key) or ask(_header_may_mark, path, target.name):
             continue
-        if any(_header_may_mark(ws, p, target.name) for p, _ in target.declarations):
+        if any(ask(_header_may_mark, p, target.name) for p, _ in target.declarations):
             continue
-        reported.add((edge.source, target.key))
+        reported.add(edge.source)
         steps = _chain_to(graph, path, edge)
         home, decl = target.home or (path, decls[0])
         yield path, Finding(
             "OMP404", f"global variable '{target.name}' is used in '{_unit_name(graph, edge.source)}', which runs "
             f"on the device ({describe_chain(steps[:-1])}), but is not declare target: the device has no copy "
             f"of it and the device link fails; add '{target.name}' to a declare target directive "
-            f"({'enter' if ws.fact(path, openmp_version) >= 52 else 'to'} or link)",
+            f"({'enter' if ask(_version, path) >= 52 else 'to'} or link)",
             edge.span, related=[Related(decl.symbol.name_span, f"'{target.name}' is declared here", None if home == path
                                         else home), *_related(steps, path)],
             fixes=_mark_fix(ws, home, decl.symbol) if home == path else [])  # a fix edits its own file
@@ -369,8 +508,14 @@ def _mark_fix(ws: WorkspaceContext, path: str, symbol: Symbol) -> list[Fix]:
 
 @workspace_rule("OMP406")
 def nohost_variable_on_host(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    return _per_target(ws, "OMP406", lambda e: e.kind == VARIABLE_ENTITY and e.explicit_type == "nohost",
+                       _nohost_variable_on_host)
+
+
+def _nohost_variable_on_host(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                             ask: _Ask) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY and e.explicit_type == "nohost"):
+    for path, edge in refs:
         if edge.kind != USE:
             continue
         if not _on_host(graph, edge):
@@ -456,16 +601,21 @@ def _key_in(graph: DeviceGraph, path: str, symbol: Symbol) -> str | None:
 
 @workspace_rule("OMP405")
 def indirect_call_without_indirect(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
+    return _per_target(ws, "OMP405", lambda e: e.kind == VARIABLE_ENTITY, _indirect_call_without_indirect)
+
+
+def _indirect_call_without_indirect(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                                    ask: _Ask) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
-    for path, edge, target in _edges(ws, lambda e: e.kind == VARIABLE_ENTITY):
+    for path, edge in refs:
         if not edge.pointer or not _on_device(graph, edge):
             continue
-        values = _assigned(ws, target)
+        values = ask(_assigned_to, target.key)
         if not values:
             continue
         for vpath, span, key in values:
             callee = graph.entities.get(key)
-            if callee is None or callee.indirect:
+            if callee is None or ask(_indirect, key):
                 continue
             yield path, Finding(
                 "OMP405", f"'{target.name}' is called through a pointer on the device and may hold '{callee.name}', "
@@ -475,6 +625,15 @@ def indirect_call_without_indirect(ws: WorkspaceContext) -> Iterator[tuple[str, 
                                             None if vpath == path else vpath),
                                     *_related(_chain_to(graph, path, edge), path)])
             break
+
+
+def _assigned_to(ws: WorkspaceContext, key: str) -> list[tuple[str, tuple[int, int], str]] | None:
+    return _assigned(ws, ws.device_graph.entities[key])
+
+
+def _indirect(ws: WorkspaceContext, key: str) -> bool:
+    e = ws.device_graph.entities.get(key)
+    return e is None or e.indirect
 
 
 # -- OMP407 -----------------------------------------------------------------------------------------
@@ -516,11 +675,23 @@ def _recursive(graph: DeviceGraph) -> set[tuple[str, str]]:
 def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     graph = ws.device_graph
     limits = unsupported(ws.options.device_toolchains if ws.options else ())
-    cycles = _recursive(graph) if RECURSION in limits else set()
-    complete = _complete_programs(ws)
-    reported: set[tuple[str, str, str]] = set()
-    for path, edge, target in _edges(ws, lambda e: e.kind == PROCEDURE_ENTITY and (
-            bool(limits) or (bool(complete) and not e.definitions and not e.marks))):
+    cycles = frozenset(_recursive(graph)) if RECURSION in limits else frozenset()
+    complete = frozenset(_complete_programs(ws))
+
+    def findings_of(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]],
+                    ask: _Ask) -> Iterator[tuple[str, Finding]]:
+        return _unsupported_device_code(ws, target, refs, ask, limits, cycles, complete)
+    return _per_target(ws, "OMP407", lambda e: e.kind == PROCEDURE_ENTITY and (
+        bool(limits) or (bool(complete) and not e.definitions and not e.marks)), findings_of,
+        (tuple(sorted((k, tuple(v)) for k, v in limits.items())), cycles, complete))
+
+
+def _unsupported_device_code(ws: WorkspaceContext, target: Entity, refs: list[tuple[str, Edge]], ask: _Ask,
+                             limits: dict[str, list[str]], cycles: frozenset[tuple[str, str]],
+                             complete: frozenset[str]) -> Iterator[tuple[str, Finding]]:
+    graph = ws.device_graph
+    reported: set[tuple[str, str]] = set()
+    for path, edge in refs:
         if edge.kind != CALL or not _on_device(graph, edge):
             continue
         if (edge.source, edge.target) in cycles:
@@ -532,11 +703,11 @@ def unsupported_device_code(ws: WorkspaceContext) -> Iterator[tuple[str, Finding
             message = (f"'{target.name}' is variadic and called in device code: {names} cannot compile "
                        f"{WHY[VARIADIC]}; give it a fixed parameter list")
         elif path in complete and not target.definitions and not target.marks and not library_routine(target.name) \
-                and (path, edge.source, target.key) not in reported and not _header_may_mark(ws, path, target.name):
+                and (path, edge.source) not in reported and not ask(_header_may_mark, path, target.name):
             # (a library's procedure, declared by its header or by the calling file: the host link
             # finds its body in the library, the device link nowhere; said once per calling
             # procedure or target region)
-            reported.add((path, edge.source, target.key))
+            reported.add((path, edge.source))
             message = (f"'{target.name}' is called in device code but no file of the program defines it: its "
                        "device version cannot exist, so the device link fails; define it in a file of the "
                        "program (or mark it declare target if a device library provides it)")

@@ -352,6 +352,9 @@ class WorkspaceContext:
     database: CompileDatabase | None = None   # compile_commands.json: include paths of each file
     summaries: Mapping[str, FileSummary] = field(default_factory=dict)   # some files' (or every file's)
     sources: Mapping[str, bytes] | None = None     # each file's text, when `files` makes contexts again
+    # the rules keep what they found about each target on `graph` for their next run, and take
+    # what they found then where nothing it depends on changed (the server's runs: workspace.cross_file_again)
+    kept_per_target: bool = False
 
     @property
     def paths(self) -> Iterable[str]:

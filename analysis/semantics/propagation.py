@@ -64,6 +64,7 @@ NONE = "none"        # not needed on any device
 WRITTEN = ""         # both modes
 THROUGH = "variant"  # the spec's answer only: a variant called through its base on some device
 BASE = "base"        # flang's only: the base of a call a variant replaces on every device
+_TOUCH_LOG = 64      # changes remembered by `touched_since` (older ones: anything may have changed)
 
 
 @dataclass(eq=False)
@@ -217,6 +218,9 @@ class DeviceGraph:
         self.updates = 0                                       # how many entities the last update re-derived
         self.generation = 0                                    # counts the updates that changed more than
                                                                # positions (what hints and chains show)
+        self.epoch = 0                                         # counts every change of the graph's state
+        self._touched: dict[int, frozenset[str] | None] = {}    # epoch -> the keys its change may have
+                                                               # changed the facts of (None: any)
 
     # -- input --------------------------------------------------------------------------------
     def sync(self, files: Mapping[str, FileFacts | FileGraph], in_build: Callable[[str], bool] | None = None) -> None:
@@ -348,8 +352,10 @@ class DeviceGraph:
                 self._reindex(path, old, new)   # (the same lists: an edit in one body, nothing to point at)
             self._resolved[path] = self._resolve_edges(new)
             self.updates = 0
+            self._touch(None)   # (spans moved)
             return
         self.generation += 1
+        self._touch(None)
         # Only marks and roots that differ between the old and new graph are re-derived.
         changed_marks = _marks(old) ^ _marks(new)
         changed = {key for key, _ in changed_marks} | ({r.key for r in old.roots} if old else set()) ^ \
@@ -416,8 +422,8 @@ class DeviceGraph:
             e = self.entities[key]
             e.marks = [(p, m) for p, m in e.marks if p != path] + [(path, m) for m in by_key.get(key, ())]
             e.changed()
-        if propagate:
-            self._repropagate([], [], {key for key, _ in _marks(old) ^ _marks(new)})
+        touched = self._repropagate([], [], {key for key, _ in _marks(old) ^ _marks(new)}) if propagate else None
+        self._touch(touched | keys if touched is not None else None)
         self._flang = None
         return True
 
@@ -574,7 +580,10 @@ class DeviceGraph:
             self.children.get(old, set()).discard(key)
         self.dist.pop(key, None)
 
-    def _repropagate(self, removed: list[tuple[str, str]], added: list[tuple[str, str]], changed: set[str]) -> None:
+    def _repropagate(self, removed: list[tuple[str, str]], added: list[tuple[str, str]],
+                     changed: set[str]) -> set[str]:
+        """Re-derive what `removed` and `added` pairs and the `changed` entities and roots may
+        have changed; returns the keys whose device facts (type, chain) may differ now."""
         # 1. what lost its reason: targets of removed tree edges, changed marks and roots, and below
         invalid = set(changed)
         for u, v in removed:
@@ -605,9 +614,12 @@ class DeviceGraph:
             if du is not None and self._spreads(u) and self._reachable(v):
                 heapq.heappush(heap, (du + 1, v, u))
         self.updates = len(subtree)
-        self._search(heap)
+        reset: set[str] = set()
+        self._search(heap, reset)
+        return subtree | changed | reset
 
-    def _search(self, heap: list[tuple[int, str, str]]) -> None:
+    def _search(self, heap: list[tuple[int, str, str]], reset: set[str] | None = None) -> None:
+        """Continue the search from `heap`; `reset`: collects the keys given a distance."""
         dist = self.dist
         while heap:
             d, k, parent = heapq.heappop(heap)
@@ -615,6 +627,8 @@ class DeviceGraph:
             if known is not None and known <= d:
                 continue
             self._set(k, d, parent or None)
+            if reset is not None:
+                reset.add(k)
             if not self._spreads(k):
                 continue
             for v in self.succ.get(k, ()):
@@ -630,7 +644,26 @@ class DeviceGraph:
         heap = [(0, k, "") for k in [*self.roots, *self.entities] if self._source(k)]
         heapq.heapify(heap)
         self._search(heap)
+        self._touch(None)
         self._flang = None
+
+    def _touch(self, keys: set[str] | None) -> None:
+        """Record a change of the graph's state: the entities and roots whose facts (marks, device
+        type, chain) it may have changed, None when it may have changed any (or moved spans)."""
+        self.epoch += 1
+        self._touched[self.epoch] = frozenset(keys) if keys is not None else None
+        self._touched.pop(self.epoch - _TOUCH_LOG, None)
+
+    def touched_since(self, epoch: int) -> frozenset[str] | None:
+        """The keys whose facts may have changed since `epoch` (None: any may have): what lets a
+        cross-file rule keep its findings about the others (rules.device_consistency)."""
+        out: set[str] = set()
+        for at in range(epoch + 1, self.epoch + 1):
+            keys = self._touched.get(at)
+            if keys is None:
+                return None
+            out |= keys
+        return frozenset(out)
 
     # -- facts ----------------------------------------------------------------------------------
     def device_code(self, key: str) -> bool:
