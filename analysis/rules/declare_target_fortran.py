@@ -8,7 +8,7 @@ resolve): a false error is worse than a missed one.
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
@@ -475,8 +475,19 @@ def _interface_marks(ctx: FileContext) -> Iterator[tuple[Scope, Mark]]:
     if not ctx.has_declare_target:
         return
     model = ctx.model
-    for mark in ctx.binding.marks:
-        scope = model.scope_at(ctx.directives[mark.directive].span[0]).enclosing(*SUBPROGRAMS)
+    marks = ctx.binding.marks
+    # (the marks of directives inside an interface body only: a file marks thousands of
+    # procedures, and the server asks again at each edit of a declare target)
+    bodies = sorted(s.span for s in model.root.walk() if s.interface_body)
+    if not bodies:
+        return
+    starts = [span[0] for span in bodies]
+    for mark in marks:
+        at = ctx.directives[mark.directive].span[0]
+        k = bisect_right(starts, at) - 1   # (interface bodies do not nest)
+        if k < 0 or at >= bodies[k][1]:
+            continue
+        scope = model.scope_at(at).enclosing(*SUBPROGRAMS)
         if scope is not None and scope.interface_body and scope.symbol is not None \
                 and any(s is scope.symbol for s in mark.symbols):
             yield scope, mark
@@ -616,9 +627,10 @@ def _marked_commons(ctx: FileContext) -> Iterator[tuple[str, ListItem]]:
     """(`/name/`, item) of every common block the file's declare target directives name."""
     if not ctx.has_declare_target:
         return
-    for d in ctx.directives:
-        if d.name != DECLARE_TARGET:
-            continue
+    for _, d in ctx.directives_named(DECLARE_TARGET):
+        argument, clauses = d.argument, d.clauses   # (read, as _list_items would: an edit writing `/name/` changes them)
+        if (argument is None and not clauses) or b"/" not in d.raw.body:
+            continue   # (no `/name/` written: its list items need not be read)
         for item in _list_items(d):
             if item.common_block and item.name:
                 yield f"/{item.name.lower()}/", item
@@ -786,12 +798,13 @@ def _undeclared_marks(ctx: FileContext) -> Iterator[tuple[Mark, Scope]]:
         return
     named_in: set[tuple[int, str]] = set()   # (scope, key) of every name a directive lists
     undeclared: list[tuple[Mark, Scope, str]] = []
+    scopes: dict[int, Scope] = {}            # directive index -> its scope (a list marks several)
     for mark in ctx.binding.marks:
         item = mark.item
         if item is None or not mark.explicit or item.name is None or item.common_block or _part_of_another(item):
             continue
         d = ctx.directives[mark.directive]
-        scope = model.scope_at(d.span[0])
+        scope = scopes.get(mark.directive) or scopes.setdefault(mark.directive, model.scope_at(d.span[0]))
         key = item.name.lower()
         named_in.add((id(scope), key))
         if mark.symbols or d.name != DECLARE_TARGET or d.uses_macros:

@@ -114,9 +114,10 @@ def _variant_bases(ws: WorkspaceContext) -> set[str]:
     return out
 
 
-def _replaced(ws: WorkspaceContext, e: Entity) -> bool:
+def _replaced(ws: WorkspaceContext, name: str) -> bool:
+    """Whether a declare variant may replace the procedure of this name (`_variant_bases`)."""
     bases = _variant_bases(ws)
-    return e.name.rsplit("::", 1)[-1].lower() in bases or "*" in bases
+    return name.rsplit("::", 1)[-1].lower() in bases or "*" in bases
 
 
 # What a rule's findings about one target asked beyond the graph's facts of the target and of
@@ -160,7 +161,6 @@ def _per_target(ws: WorkspaceContext, code: str, want: Callable[[Entity], bool],
     the workspace-wide `token` is equal, and every question they asked has the same answer."""
     graph = ws.device_graph
     index = graph.references_by_target(ws.paths)
-    token = (frozenset(_variant_bases(ws)), *token)
     memos: dict[str, _Kept] = graph.__dict__.setdefault("_rule_memos", {}) if ws.kept_per_target else {}
     kept = memos.get(code)
     dirty = _dirty(ws, kept.epoch) if kept is not None and kept.index is index and kept.programs is graph.programs \
@@ -252,7 +252,7 @@ def _host_procedure_on_device(ws: WorkspaceContext, target: Entity, refs: list[t
     for path, edge in refs:
         if edge.kind not in (CALL, USE):
             continue
-        if not _on_device(graph, edge) or _overloaded(ws, target) or _replaced(ws, target):
+        if not _on_device(graph, edge) or _overloaded(ws, target) or ask(_replaced, target.name):
             continue
         steps = _chain_to(graph, path, edge)
         yield path, Finding(
@@ -274,7 +274,7 @@ def _nohost_procedure_on_host(ws: WorkspaceContext, target: Entity, refs: list[t
     for path, edge in refs:
         if edge.kind not in (CALL, USE):
             continue
-        if not _on_host(graph, edge) or _overloaded(ws, target) or _replaced(ws, target):
+        if not _on_host(graph, edge) or _overloaded(ws, target) or ask(_replaced, target.name):
             continue
         where = "a target region with device(ancestor: ...)" if edge.host else f"'{_unit_name(graph, edge.source)}'"
         yield path, Finding(
