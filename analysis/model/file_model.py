@@ -327,7 +327,15 @@ class FileModel:
         finder = self.use_finder
         # (the spans searched are recorded, which an edit there is checked against: its reading
         # of the tree is no read of the code inside constructs elsewhere, construct_edit)
-        return _reads.unrecorded(lambda: finder(symbol, span))
+        if self.statement_reader is not None:   # (Fortran: statements are read again in place)
+            return _reads.unrecorded(lambda: finder(symbol, span))
+        # Kept while the bodies are (refresh_body forgets them): an edit of a declare target runs
+        # OMP117 again, which asks about every mark of the file.
+        found: dict[tuple[int, Span], tuple[Symbol, Span | None]] = self.root.__dict__.setdefault("_first_uses", {})
+        hit = found.get((id(symbol), span))
+        if hit is None or hit[0] is not symbol:
+            hit = found[(id(symbol), span)] = (symbol, _reads.unrecorded(lambda: finder(symbol, span)))
+        return hit[1]
 
     # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
     # the edited one) ----------------------------------------------------------------------
@@ -386,6 +394,7 @@ class FileModel:
         inner = self._function_scope(function)
         if inner is None or self.body_reader is None:
             return False
+        self.root.__dict__.pop("_first_uses", None)
         extent = (node.start_byte, node.end_byte)
         if inner.symbol is not None and inner.symbol.span == inner.span:
             inner.symbol.span = extent   # (the edit may have moved the end on its line)

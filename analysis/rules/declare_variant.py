@@ -915,15 +915,15 @@ def _functions_named(ctx: FileContext, ref: Reference) -> list[Symbol]:
 
 
 # -- OMP316 --------------------------------------------------------------------------------------
-@rule("OMP316")
+@rule("OMP316", per_directive=True)
 def match_variable_not_accessible(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language.is_fortran or not _has_variants(ctx):
         return
-    variants = ctx.variants
-    records = {rec.index: rec for rec in variants.directives}
+    variants = ctx.variant_directives
+    records = {rec.index: rec for rec in _own_records(ctx)}   # (each a read of its own directive)
     model: FileModel | None = None
     enumerators: set[str] | None = None
-    for i, d in ctx.directives_named(*VARIANT_DIRECTIVES):
+    for i, d in ctx.each_directive_named(VARIANT_DIRECTIVES):
         if d.uses_macros:
             continue
         match = d.clause("match")
