@@ -1,6 +1,7 @@
 """One edited directive's share of the semantic passes made again, for directive_edit: a
 declare target directive's marks (`rebind`, `bound_again`, and whether the nohost marks OMP206
-reads changed), a declare variant directive's record (`resolved_again`). Each equals what the
+reads changed), a declare variant directive's record (`resolved_again`, Fortran's
+`fortran_resolved_again`). Each equals what the
 pass builds afresh for the new text; tests/test_directive_edit.py compares them on random edits."""
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from typing import TYPE_CHECKING
 
 from ..semantics.declare_target import Binding, Mark, bind, directive_marks
 from ..semantics.variants import Variants, resolve_record, variant_record
+from ..semantics.variants_fortran import Variant, resolve_directive
 
 if TYPE_CHECKING:
     from ..semantics.context import FileContext
@@ -62,4 +64,16 @@ def resolved_again(old: Variants, ctx: FileContext, index: int) -> Variants:
     rec = out.directives[at] = variant_record(index, ctx.directives[index], out)
     if out.types is not None and ctx.document.tree is not None:
         resolve_record(ctx, out, rec)
+    return out
+
+
+def fortran_resolved_again(old: list[Variant], ctx: FileContext, index: int) -> list[Variant]:
+    """`variants_fortran.variants` after the declare variant directive at `index` was edited and
+    kept its shape: its entry resolved anew (also when its contents are the same: an entry holds
+    its directive), the others kept (each is resolved from its own directive and the program
+    model, which the edit kept)."""
+    out = [v for v in old if v.index != index]
+    new = resolve_directive(ctx, index, ctx.directives[index])
+    if new is not None:
+        out.insert(next((k for k, v in enumerate(out) if v.index > index), len(out)), new)
     return out

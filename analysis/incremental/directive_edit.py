@@ -36,11 +36,12 @@ from ..rules import (
     run_rule,
 )
 from ..semantics.declare_target import BEGIN_DECLARE_TARGET, NOHOST_MARKS
+from ..semantics.variants import DECLARE_VARIANT
 from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parse_text, parser_for
 from ..syntax.padding import Padding
 from ..syntax.reads import STRUCTURES, rename
 from ..units.edits import touches_configuration
-from .directive_again import bound_again, nohost_marks_changed, rebind, resolved_again
+from .directive_again import bound_again, fortran_resolved_again, nohost_marks_changed, rebind, resolved_again
 from .graph_edit import rebuilt_graph
 from .positions import comment_lines, directive_window, window_directives
 
@@ -63,7 +64,7 @@ REBUILT = {"declare target": frozenset({"binding"}), BEGIN_DECLARE_TARGET: froze
            "declare variant": frozenset({"variants"})}
 
 # Structures built on demand that stay valid for the new text (the rest is rebuilt when read).
-_KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph")
+_KEPT = ("_model", "_binding", "_variants", "_regions", "_c_types", "_file_graph", "_fortran_variants")
 
 
 def shape(d: Directive) -> tuple[str, Span, DirectiveSpec | None, str | None, str | None, bool, bool, Span, Span, Form,
@@ -156,6 +157,9 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
                 rebuilt |= {NOHOST_MARKS}
     if "variants" in rebuilt and ctx._variants is not None:
         context._variants = resolved_again(ctx._variants, context, i)
+    fortran_variants = context.__dict__.get("_fortran_variants")
+    if fortran_variants is not None and d.name == DECLARE_VARIANT:
+        context.__dict__["_fortran_variants"] = fortran_resolved_again(fortran_variants, context, i)
     if base is not None and rebuilt_graph(context, base, base_rebuilt) is not base:
         rebuilt |= {"device_graph"}
     problems = list(trace.problems)

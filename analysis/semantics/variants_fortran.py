@@ -270,6 +270,11 @@ def _construct_set(selector: ContextSelector | None) -> tuple[tuple[str, str], .
     return out
 
 
+def resolve_directive(ctx: FileFacts, index: int, d: Directive) -> Variant | None:
+    """The declare variant directive `d` (at `index`) resolved (None: not one `variants` lists)."""
+    return None if d.uses_macros else _resolve(ctx, index, d)
+
+
 def _resolve(ctx: FileFacts, index: int, d: Directive) -> Variant | None:
     items = d.argument or []
     if len(items) not in (1, 2) or any(i.name is None or not i.is_plain_name for i in items):
@@ -299,10 +304,9 @@ def variants(ctx: FileFacts) -> list[Variant]:
         found = []
         if ctx.document.language.is_fortran:
             for i, d in ctx.directives_named(DECLARE_VARIANT):
-                if not d.uses_macros:
-                    v = _resolve(ctx, i, d)
-                    if v is not None:
-                        found.append(v)
+                v = resolve_directive(ctx, i, d)
+                if v is not None:
+                    found.append(v)
         ctx.__dict__["_fortran_variants"] = found
     return found
 
