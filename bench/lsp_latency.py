@@ -8,14 +8,15 @@ until `publishDiagnostics` arrives for that version: 40 blanks typed at the end 
 (the directive changes: it is analysed again, and what read it). Prints p50 and p95 of each kind
 per language, the second also by the kind of directive edited, beside `clang-22 -fopenmp
 -fsyntax-only` on the same file, and the server's memory (RSS) with the file open and with a
-100-file workspace indexed. Outside the goal, it also times digits typed into a number in code:
+100-file workspace indexed. It also times digits typed into a number in code:
 in a kernel (before its target constructs, and in the loop of a target construct), in a one-line
 function, and in a function of several lines (C); their findings are kept when nothing the rules
 read changed, and inside a construct the rules that read it run again.
 
     python bench/lsp_latency.py [--lines 10000] [--edits 40]
 
-Goal: p95 at most 50 ms (20 ms is where we are heading).
+Goals (p95, each language): at most 20 ms for edits in directives, at most 50 ms for every kind
+of edit in code.
 """
 from __future__ import annotations
 
@@ -43,6 +44,8 @@ double smooth{k}(const double *a, int n) {{
 }}
 """
 CODE_EDITS = 5                     # digits typed (and deleted) in code, per kind of place
+DIRECTIVE_GOAL_MS = 20             # p95 of edits in directives
+CODE_GOAL_MS = 50                  # p95 of edits in code
 
 
 def _pragma_edits(text: str, language_id: str, count: int) -> tuple[list[Edit], list[Edit]]:
@@ -193,30 +196,34 @@ def main() -> int:
         finally:
             server.close()
     print(f"omp-lsp over stdio: {args.edits} one-character edits inside pragmas of each kind, time to diagnostics")
-    goal_met = True
+    missed: list[str] = []
     for language_id, blanks, digits, kinds, code, rss, compiler_ms, compiler in rows:
         versus = f"{compiler} -fsyntax-only {compiler_ms:.0f} ms" if compiler_ms is not None else ""
         print(f"{language_id} ({args.lines} lines, RSS {rss:.0f} MB with it open; {versus})")
         for label, times in (("blank typed (meaning kept)", blanks), ("digit typed/deleted (meaning changed)", digits)):
             p50, p95 = statistics.median(times), percentile(times, 0.95)
-            goal_met = goal_met and p95 <= 50
+            if p95 > DIRECTIVE_GOAL_MS:
+                missed.append(f"{language_id} {label}")
             print(f"  {label:40} p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  max {max(times):7.1f} ms")
         for kind in sorted(set(kinds)):   # the meaning-changing edits by the directive they changed
             times = [t for t, k in zip(digits, kinds) if k == kind]
             label = f"  in {kind} ({len(times)} edits)"
             print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
-        # edits in code (not the goal's pragma edits), shown with them
+        # edits in code
         for label, times in zip(("digit in a kernel's code", "digit in a target region's loop",
                                  "digit in a one-line function", "digit in a function's lines"), code):
             if not times:
                 continue
+            if percentile(times, 0.95) > CODE_GOAL_MS:
+                missed.append(f"{language_id} {label}")
             label = f"{label} ({len(times)})"
             print(f"  {label:40} p50 {statistics.median(times):7.1f} ms  p95 {percentile(times, 0.95):7.1f} ms  "
                   f"max {max(times):7.1f} ms")
     print(f"workspace of {args.files} files ({per_file} lines each) indexed: RSS {workspace_rss:.0f} MB")
-    print(f"goal p95 <= 50 ms: {'met' if goal_met else 'NOT MET'}")
-    return 0 if goal_met else 1
+    print(f"goals p95 <= {DIRECTIVE_GOAL_MS} ms in directives, <= {CODE_GOAL_MS} ms in code: "
+          + ("met" if not missed else "NOT MET (" + "; ".join(missed) + ")"))
+    return 0 if not missed else 1
 
 
 if __name__ == "__main__":
