@@ -4,6 +4,7 @@
 incremental analysis. Below the rule registry: rules and the entry points import it."""
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, TypeVar, cast
 
@@ -169,15 +170,20 @@ class FileContext:
         return view
 
     def each_directive(self, pairs: Iterable[tuple[int, Directive]] | None = None) -> Iterable[tuple[int, Directive]]:
-        """(index, directive) of `pairs` (default: every directive), or of the focused one only:
-        what a per-directive rule checks, one directive at a time. While the rule works on one,
-        its findings are that directive's (`RuleTrace.owners`)."""
+        """(index, directive) of `pairs` (default: every directive; given, in index order), or of
+        the focused one only: what a per-directive rule checks, one directive at a time. While
+        the rule works on one, its findings are that directive's (`RuleTrace.owners`)."""
         focus = self.focus
         items: Iterable[tuple[int, Directive]]
         if focus is None:
             items = enumerate(self.directives) if pairs is None else pairs
+        elif pairs is None:
+            items = [(focus, self.directives[focus])]
+        elif isinstance(pairs, list):   # (found, not passed over: a focused run is one of dozens per edit)
+            k = bisect_left(pairs, focus, key=_index_of)
+            items = pairs[k:k + 1] if k < len(pairs) and pairs[k][0] == focus else []
         else:
-            items = [(focus, self.directives[focus])] if pairs is None else [(i, d) for i, d in pairs if i == focus]
+            items = [(i, d) for i, d in pairs if i == focus]
         return items if reads.RECORDING is None else self._tracked(items)   # untraced: no bookkeeping
 
     def _tracked(self, items: Iterable[tuple[int, Directive]]) -> Iterator[tuple[int, Directive]]:
@@ -261,6 +267,9 @@ class FileContext:
         directive ("variant", which directive_edit marks changed when it resolves the record
         again), not of all records. A rule that reads other directives' records reads `variants`."""
         records = self.variant_directives.directives
+        if self.focus is not None:   # its record only (the records are in index order)
+            k = bisect_left(records, self.focus, key=_record_index)
+            records = records[k:k + 1] if k < len(records) and records[k].index == self.focus else []
         by_index = {rec.index: rec for rec in records}
         for i, d in self.each_directive([(rec.index, rec.directive) for rec in records]):
             reads.read(d, ("variant",))
@@ -283,7 +292,8 @@ class FileContext:
         the whole binding. A rule that reads other directives' marks, or `binding.of`, reads
         ctx.binding."""
         binding = reads.unrecorded(lambda: self.binding)
-        for i, d in self.each_directive([(i, self.directives[i]) for i in binding.directives]):
+        indices = binding.directives if self.focus is None else [self.focus] if self.focus in binding.directives else []
+        for i, d in self.each_directive([(i, self.directives[i]) for i in indices]):
             reads.read(d, ("marks",))
             yield i, d, binding.own(i)
 
@@ -414,3 +424,11 @@ class WorkspaceContext:
         return self.device_graph.programs.same(a, b)
 
 
+
+
+def _index_of(pair: tuple[int, Directive]) -> int:
+    return pair[0]
+
+
+def _record_index(rec: VariantDirective) -> int:
+    return rec.index
