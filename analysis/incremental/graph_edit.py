@@ -160,14 +160,18 @@ def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, befo
     assert old.parts is not None   # (graph_after_edit checked it)
     a, b = old.parts
     spliced: list[list[Edge]] = []
-    for part, new in zip((old.edges[:a], old.edges[a:b]), fresh):
-        at = next((k for k, e in enumerate(part) if e.span[0] >= lo), len(part))
-        end = next((k for k, e in enumerate(part) if e.span[0] >= hi), len(part))
+    runs: list[tuple[int, int, int, int]] = []   # (the body's edges in old's list and in the new one)
+    for base, part, new in zip((0, a), (old.edges[:a], old.edges[a:b]), fresh):
+        at = bisect_left(part, lo, key=_edge_start)   # (each part is in source order)
+        end = bisect_left(part, hi, at, key=_edge_start)
+        start = sum(len(p) for p in spliced) + at
+        runs.append((base + at, base + end, start, start + len(new)))
         spliced.append([*part[:at], *new, *part[end:]])
     graph.edges = spliced[0] + spliced[1]
     graph.parts = (len(spliced[0]), len(graph.edges))
     graph.edges.extend(old.edges[b:])   # what static locals elsewhere declare
     builder.device_variants(old)
+    graph.signature_after(old, runs)
     graph.keys = {**old.keys, **{k: v for k, v in builder.keys.items() if v is not None}}
     ctx.__dict__["_file_graph"] = graph
     return graph
@@ -200,12 +204,17 @@ def _graph_after_statement_read_again(ctx: FileFacts, path: str, old: FileGraph,
     assert old.parts is not None   # (graph_after_edit checked it)
     a, b = old.parts
     spliced: list[list[Edge]] = []
-    for part, new in zip((old.edges[:a], old.edges[a:b]), builder.reference_edges(refs, unresolved)):
-        at = bisect_left(part, before[0], key=lambda e: e.span[0])
-        spliced.append([*part[:at], *new, *part[bisect_left(part, before[1], at, key=lambda e: e.span[0]):]])
+    runs: list[tuple[int, int, int, int]] = []   # (the statement's edges in old's list and in the new one)
+    for base, part, new in zip((0, a), (old.edges[:a], old.edges[a:b]), builder.reference_edges(refs, unresolved)):
+        at = bisect_left(part, before[0], key=_edge_start)
+        end = bisect_left(part, before[1], at, key=_edge_start)
+        start = sum(len(p) for p in spliced) + at
+        runs.append((base + at, base + end, start, start + len(new)))
+        spliced.append([*part[:at], *new, *part[end:]])
     graph.edges = [*spliced[0], *spliced[1], *old.edges[b:]]
     graph.parts = (len(spliced[0]), len(spliced[0]) + len(spliced[1]))
     builder.device_variants(old)   # (the statement's calls may be of a declare variant's base)
+    graph.signature_after(old, runs)
     ctx.__dict__["_file_graph"] = graph
     return graph
 
@@ -242,3 +251,7 @@ def _function_body(root: tree_sitter.Node, start: int, end: int) -> Span | None:
                 return None   # the edit reaches outside a nested function's body
         node = node.parent
     return found
+
+
+def _edge_start(e: Edge) -> int:
+    return e.span[0]

@@ -86,6 +86,11 @@ AfterEdit = Callable[["FileFacts", str, "FileFacts", "FileGraph"], "FileGraph | 
 # FileGraph.signature: its declarations (key, kind, definition), marks (key, device type, link,
 # indirect, how), roots (key, owner) and edges (source, target, kind, host, candidates, device
 # target, variants), each sorted.
+def edge_fact(e: Edge) -> tuple[str, str, str, bool, tuple[str, ...], str, tuple[tuple[str, str], ...]]:
+    """What propagation reads of an edge (a part of FileGraph.signature)."""
+    return (e.source, e.target, e.kind, e.host, e.candidates, e.device_target, e.variants)
+
+
 GraphSignature = tuple[tuple[tuple[str, str, bool], ...],
                        tuple[tuple[str, str, bool, bool, str], ...],
                        tuple[tuple[str, str], ...],
@@ -194,8 +199,18 @@ class FileGraph:
         return (tuple(sorted({(d.key, d.kind, d.definition) for d in self.declared})),
                 tuple(sorted({(m.key, m.device_type, m.link, m.indirect, m.how) for m in self.marks})),
                 tuple(sorted({(r.key, r.owner) for r in self.roots})),
-                tuple(sorted({(e.source, e.target, e.kind, e.host, e.candidates, e.device_target, e.variants)
-                              for e in self.edges})))
+                tuple(sorted({edge_fact(e) for e in self.edges})))
+
+    def signature_after(self, old: FileGraph, runs: list[tuple[int, int, int, int]]) -> None:
+        """Take `old`'s signature when this graph has old's declarations, marks and roots and
+        differs from it only in the edges of `runs` ((start, end) in old.edges, (start, end) in
+        these edges), which give the same set of facts: an edit in one body that changed no
+        reference (a number typed) need not sort every edge of the file again."""
+        if self.declared is not old.declared or self.marks is not old.marks or self.roots is not old.roots:
+            return
+        if {edge_fact(e) for a, b, _, _ in runs for e in old.edges[a:b]} \
+                == {edge_fact(e) for _, _, c, d in runs for e in self.edges[c:d]}:
+            self.__dict__["_signature"] = old.signature()
 
 
 def _params_read(s: Symbol) -> bool:
