@@ -436,15 +436,15 @@ def conflicting_device_types(ctx: FileContext) -> Iterator[Finding]:
 def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language.is_fortran or not ctx.has_declare_target:
         return
-    model = ctx.model
+    model, binding, directives = ctx.model, ctx.binding, ctx.directives
     done: set[int] = set()
-    for mark in _marks(ctx):
+    for mark in binding.marks:
         if mark.item is None or not mark.symbols or id(mark.symbols[0]) in done:
             continue
         s = mark.symbols[0]
-        d = ctx.directives[mark.directive]
+        d = directives[mark.directive]
         done.add(id(s))
-        if any(m.directive < mark.directive for m in ctx.binding.of(s)):
+        if any(m.directive < mark.directive for m in binding.of(s)):
             continue  # already marked earlier: this directive only repeats it
         use = model.first_use(s, (s.name_span[1], d.span[0]))
         if use is not None:
