@@ -35,10 +35,11 @@ from ..syntax.reads import STRUCTURES
 from ..syntax.records import replace
 from .line_edit import LineEdit
 
-# What a rule that checks the whole file at once reads to find the code inside a construct: the
-# syntax tree, the extents or Fortran statements, the target regions, the call graph (built from
-# the regions). One that read none of them read that code only through the program model, which
-# is read again as after an edit in any function body (procedure_edit): it is kept.
+# What a rule reads to find the code inside a construct: the syntax tree, the extents or Fortran
+# statements, the target regions, the call graph (built from the regions). One that read none of
+# them read that code only through the program model, which is read again as after an edit in any
+# function body (procedure_edit): it is kept (a per-directive rule too, for the constructs' own
+# directives: what it read of them is the same).
 _WHOLE_FILE_KEPT = frozenset({TREE, EXTENTS, STATEMENTS, "regions", "device_graph"})
 # Associations of the directives that apply to code after them (their extent).
 EXTENDED = frozenset({"block", "loop", "statement", "begin", "separating"})
@@ -65,8 +66,10 @@ def rules_inside(trace: AnalysisTrace, context: FileContext, within: list[int]) 
         if kept is None or REGION_CODE in read or (not r.per_directive and not _WHOLE_FILE_KEPT.isdisjoint(read)):
             traces[r] = run_rule(r, context, True)
             continue
-        if not r.per_directive:
-            traces[r] = kept   # (it found its way to no construct's code: what it read is the same)
+        if not r.per_directive or _WHOLE_FILE_KEPT.isdisjoint(read):
+            # it found its way to no construct's code (a per-directive rule checking the
+            # constructs' directives too: their code is reached only through those structures)
+            traces[r] = kept
             continue
         for i in within:
             kept = checked_again(r, kept, context, i, id(context.directives[i]))
