@@ -628,7 +628,8 @@ def _marked_commons(ctx: FileContext) -> Iterator[tuple[str, ListItem]]:
     if not ctx.has_declare_target:
         return
     for _, d in ctx.directives_named(DECLARE_TARGET):
-        argument, clauses = d.argument, d.clauses   # (read, as _list_items would: an edit writing `/name/` changes them)
+        # (both read, as _list_items reads them: an edit that writes a `/name/` changes them)
+        argument, clauses = d.argument, d.clauses
         if (argument is None and not clauses) or b"/" not in d.raw.body:
             continue   # (no `/name/` written: its list items need not be read)
         for item in _list_items(d):
@@ -804,7 +805,9 @@ def _undeclared_marks(ctx: FileContext) -> Iterator[tuple[Mark, Scope]]:
         if item is None or not mark.explicit or item.name is None or item.common_block or _part_of_another(item):
             continue
         d = ctx.directives[mark.directive]
-        scope = scopes.get(mark.directive) or scopes.setdefault(mark.directive, model.scope_at(d.span[0]))
+        scope = scopes.get(mark.directive)
+        if scope is None:
+            scope = scopes[mark.directive] = model.scope_at(d.span[0])
         key = item.name.lower()
         named_in.add((id(scope), key))
         if mark.symbols or d.name != DECLARE_TARGET or d.uses_macros:

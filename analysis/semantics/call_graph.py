@@ -83,14 +83,15 @@ T = TypeVar("T")
 # the old graph, the new graph, or None to build it afresh.
 AfterEdit = Callable[["FileFacts", str, "FileFacts", "FileGraph"], "FileGraph | None"]
 
-# FileGraph.signature: its declarations (key, kind, definition), marks (key, device type, link,
-# indirect, how), roots (key, owner) and edges (source, target, kind, host, candidates, device
-# target, variants), each sorted.
+
 def edge_fact(e: Edge) -> tuple[str, str, str, bool, tuple[str, ...], str, tuple[tuple[str, str], ...]]:
     """What propagation reads of an edge (a part of FileGraph.signature)."""
     return (e.source, e.target, e.kind, e.host, e.candidates, e.device_target, e.variants)
 
 
+# FileGraph.signature: its declarations (key, kind, definition), marks (key, device type, link,
+# indirect, how), roots (key, owner) and edges (source, target, kind, host, candidates, device
+# target, variants), each sorted.
 GraphSignature = tuple[tuple[tuple[str, str, bool], ...],
                        tuple[tuple[str, str, bool, bool, str], ...],
                        tuple[tuple[str, str], ...],
