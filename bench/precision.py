@@ -21,11 +21,13 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures
+import contextlib
 import hashlib
 import json
 import os
 import re
 import shlex
+import signal
 import subprocess
 import sys
 import tempfile
@@ -40,6 +42,7 @@ SOURCES = {".c": "c", ".cc": "cpp", ".cpp": "cpp", ".cxx": "cpp", ".c++": "cpp",
 HEADERS = {".h", ".hpp", ".hh", ".hxx", ".h++"}
 COMPILERS = {"c": "clang-22", "cpp": "clang++-22", "fortran": "flang-22"}
 OFFLOAD = "-fopenmp-targets=x86_64-unknown-linux-gnu"
+CHECK_TIMEOUT = 120   # seconds per compiler check
 CACHE = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "omp-lsp" / "precision"
 _INCLUDE = re.compile(rb'^[ \t]*#[ \t]*include[ \t]*"([^"\n]+)"', re.M)
 _MODULE = re.compile(rb"^[ \t]*module[ \t]+(?!procedure\b)(\w+)", re.M | re.I)
@@ -99,11 +102,23 @@ def cached_verdict(key: str) -> bool | None:
 
 
 def run_check(args: list[str], cwd: str, key: str) -> bool:
+    """Whether the compiler accepts the file (its exit status; its output is not kept: clang-22
+    repeats one error without end on some files with -ferror-limit=0). The compiler runs in a
+    process group of its own, killed whole at the timeout: the driver's cc1 child outlives a kill
+    of the driver alone."""
     try:
-        done = subprocess.run(args, cwd=cwd, capture_output=True, timeout=300, check=False)
-        ok = done.returncode == 0
-    except (OSError, subprocess.TimeoutExpired):
+        proc = subprocess.Popen(args, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+    except OSError:
         ok = False
+    else:
+        try:
+            ok = proc.wait(timeout=CHECK_TIMEOUT) == 0
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+            ok = False
     CACHE.mkdir(parents=True, exist_ok=True)
     (CACHE / key).write_text("ok" if ok else "rejected")
     return ok

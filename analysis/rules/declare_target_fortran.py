@@ -755,7 +755,7 @@ def undeclared_names(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
     list is an external procedure) (OMP165). A workspace rule: a procedure another file
     defines may be what the name means."""
     files = _fortran_files(ws)
-    found = [(path, ctx, mark, scope) for path in files if ws.fact(path, undeclared_marks)
+    found = [(path, ctx, mark, scope) for path in files if _may_hold_undeclared(ws, path)
              for ctx in (ws.files[path],) for mark, scope in _undeclared_marks(ctx)]
     procedures: dict[str, frozenset[str]] = {}
 
@@ -773,6 +773,14 @@ def undeclared_names(ws: WorkspaceContext) -> Iterator[tuple[str, Finding]]:
         finding = _undeclared_finding(ctx, mark, scope)
         if finding is not None:
             yield path, finding
+
+
+def _may_hold_undeclared(ws: WorkspaceContext, path: str) -> bool:
+    """A summarised file whose fact says it holds undeclared marks; a file with its context when
+    it has a declare target (searched once: its fact would make the same pass)."""
+    if path not in ws.summaries:
+        return ws.files[path].has_declare_target
+    return ws.fact(path, undeclared_marks)
 
 
 @file_fact
