@@ -560,6 +560,12 @@ def _in_head(scope: Scope, at: int) -> bool:
 
 
 class CBuilder(_Builder):
+    @property
+    def macro_names(self) -> frozenset[str]:
+        """The macros the file's translation unit defines (none known without a configuration)."""
+        configuration = self.ctx.configuration
+        return configuration.names if configuration is not None else frozenset()
+
     def entity_key(self, s: Symbol) -> str | None:
         if s.kind == FUNCTION:
             if s.scope.kind not in _FUNCTION_SCOPES or "dummy" in s.specifiers:
@@ -794,7 +800,9 @@ class CBuilder(_Builder):
             return
         source, host, kind = placed
         if not hits:
-            if ref.call and "::" not in ref.name:
+            # (a name the translation unit defines as a macro is no call of another file's
+            # function: `#define dist(a, b) ...` then `dist(i, j)`)
+            if ref.call and "::" not in ref.name and ref.name not in self.macro_names:
                 out.append(Edge(source, "", ref.span, kind, host, candidates=(self.default_key(ref.name),)))
             return
         targets = {self.key(s) for s in hits}
