@@ -161,9 +161,10 @@ def _per_target(ws: WorkspaceContext, code: str, want: Callable[[Entity], bool],
     the workspace-wide `token` is equal, and every question they asked has the same answer."""
     graph = ws.device_graph
     index = graph.references_by_target(ws.paths)
-    memos: dict[str, _Kept] = graph.__dict__.setdefault("_rule_memos", {}) if ws.kept_per_target else {}
+    keep = ws.kept_per_target
+    memos: dict[str, _Kept] = graph.__dict__.setdefault("_rule_memos", {}) if keep else {}
     kept = memos.get(code)
-    dirty = _dirty(ws, kept.epoch) if kept is not None and kept.index is index and kept.programs is graph.programs \
+    dirty = _dirty(ws, index, kept.epoch) if kept is not None and kept.index is index and kept.programs is graph.programs \
         and kept.token == token and graph.mode == SPEC else None
     found: dict[str, tuple[list[tuple[str, Finding]], Asked]] = {}
     entities = graph.entities
@@ -187,13 +188,15 @@ def _per_target(ws: WorkspaceContext, code: str, want: Callable[[Entity], bool],
             continue
         ask = _Ask(ws)
         findings = list(findings_of(ws, target, refs, ask))
-        if findings or ask.asked:
+        if keep and (findings or ask.asked):
             found[key] = (findings, ask.asked)
         yield from findings
-    memos[code] = _Kept(graph.epoch, index, graph.programs, token, found)
+    if keep:
+        memos[code] = _Kept(graph.epoch, index, graph.programs, token, found)
 
 
-def _dirty(ws: WorkspaceContext, epoch: int) -> frozenset[str] | set[str] | None:
+def _dirty(ws: WorkspaceContext, index: dict[str, list[tuple[str, Edge]]],
+           epoch: int) -> frozenset[str] | set[str] | None:
     """The targets whose findings may have changed since the graph's `epoch`: the entities whose
     facts may have, and the targets of every reference from them (None: any)."""
     cache: dict[int, frozenset[str] | set[str] | None] = ws.__dict__.setdefault("_dirty", {})
@@ -203,7 +206,7 @@ def _dirty(ws: WorkspaceContext, epoch: int) -> frozenset[str] | set[str] | None
     touched = graph.touched_since(epoch)
     out: frozenset[str] | set[str] | None = touched
     if touched:
-        by_source = _targets_by_source(graph, graph.references_by_target(ws.paths))
+        by_source = _targets_by_source(graph, index)
         out = set(touched)
         for key in touched:
             out.update(by_source.get(key, ()))
@@ -212,26 +215,28 @@ def _dirty(ws: WorkspaceContext, epoch: int) -> frozenset[str] | set[str] | None
 
 
 def _positions(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge]]]) -> dict[str, int]:
-    """target key -> its place in the index (kept with the index)."""
-    kept: tuple[dict[str, list[tuple[str, Edge]]], dict[str, int]] | None = graph.__dict__.get("_positions")
-    if kept is not None and kept[0] is index:
-        return kept[1]
-    out = {key: i for i, key in enumerate(index)}
-    graph.__dict__["_positions"] = (index, out)
-    return out
+    """target key -> its place in the index."""
+    return _with_index(graph, "_positions", index, lambda: {key: i for i, key in enumerate(index)})
 
 
 def _targets_by_source(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge]]]) -> dict[str, set[str]]:
-    """source key -> the keys its resolved references name (kept with the index)."""
-    kept: tuple[dict[str, list[tuple[str, Edge]]], dict[str, set[str]]] | None = \
-        graph.__dict__.get("_targets_by_source")
+    """source key -> the keys its resolved references name."""
+    def made() -> dict[str, set[str]]:
+        out: dict[str, set[str]] = {}
+        for key, refs in index.items():
+            for _, edge in refs:
+                out.setdefault(edge.source, set()).add(key)
+        return out
+    return _with_index(graph, "_targets_by_source", index, made)
+
+
+def _with_index(graph: DeviceGraph, name: str, index: dict[str, list[tuple[str, Edge]]], make: Callable[[], T]) -> T:
+    """A table made from the references index, kept on the graph under `name` while the index is the same."""
+    kept: tuple[object, T] | None = graph.__dict__.get(name)
     if kept is not None and kept[0] is index:
         return kept[1]
-    out: dict[str, set[str]] = {}
-    for key, refs in index.items():
-        for _, edge in refs:
-            out.setdefault(edge.source, set()).add(key)
-    graph.__dict__["_targets_by_source"] = (index, out)
+    out = make()
+    graph.__dict__[name] = (index, out)
     return out
 
 
