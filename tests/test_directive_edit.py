@@ -127,7 +127,7 @@ def _structure_kept(real: bytes, language: Language, start: int, end: int, typed
 
 
 def _edit_directives(data: st.DataObject, real: bytes, language: Language, options: Options,
-                     other: FileAnalysis | None = None) -> None:
+                     other: FileAnalysis | None = None, typed_texts: list[str] = TYPED) -> None:
     analysis, padding, graph, cross = _afresh(real, language, options, other=other)
     for _ in range(data.draw(st.integers(min_value=1, max_value=4), label="edits")):
         if not analysis.directives:
@@ -139,7 +139,7 @@ def _edit_directives(data: st.DataObject, real: bytes, language: Language, optio
             return
         at = data.draw(st.integers(min_value=first, max_value=last), label="at")
         removed = data.draw(st.integers(min_value=0, max_value=min(3, last - at)), label="removed")
-        typed = data.draw(st.sampled_from(TYPED), label="typed").encode()
+        typed = data.draw(st.sampled_from(typed_texts), label="typed").encode()
         # as the server: the real text's tree, reparsed over the edit, may vouch for its syntax
         kept = _structure_kept(real, language, at, at + removed, typed) if data.draw(st.booleans(), label="tree") \
             else False
@@ -175,6 +175,93 @@ def test_edits_of_fixture_directives_equal_a_fresh_analysis(source: Path, other:
     text = source.read_bytes()
     options = options_of(text.decode("utf-8", "replace"))
     _edit_directives(data, text, language, options, _companion(other, options))
+
+
+# Files in which the Fortran cross-file rules read one part of the binding each (interface bodies,
+# common blocks, BIND(C) entities, names declared nowhere: declare_target.BINDING_PARTS), with the
+# file beside them in their workspace; and what may change those parts when typed in a list.
+PART_FILES = [(FIXTURES / "workspaces" / name / a, FIXTURES / "workspaces" / name / b) for name, a, b in (
+    ("omp155_interface_mismatch", "main.f90", "kernels.f90"), ("omp155_interface_mismatch", "kernels.f90", "main.f90"),
+    ("omp159_common_blocks", "init.f90", "use.f90"), ("omp159_common_blocks", "use.f90", "init.f90"),
+    ("omp160_bind_c", "main.f90", "device.c"))] + [
+    (FIXTURES / "declare_target" / "fortran" / name, None)
+    for name in ("omp162_implicitly_typed.f90", "omp162_not_saved.f90", "omp165_implicit_none.f90")]
+PART_TYPED = [*TYPED, "/halo/", ", scratch", ", table", "marker", "link(", "enter(", " device_type(nohost)"]
+
+
+@settings(max_examples=int(os.environ.get("EXAMPLES", "150")), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(files=st.sampled_from(PART_FILES), data=st.data())
+def test_edits_in_files_whose_binding_parts_cross_file_rules_read(files: tuple[Path, Path | None],
+                                                                  data: st.DataObject) -> None:
+    """The cross-file rules that read one part of a Fortran binding keep their findings after an
+    edit that changed no mark of it, and those equal a run that keeps nothing."""
+    source, other = files
+    language = language_for_path(str(source))
+    assert language is not None
+    text = source.read_bytes()
+    options = options_of(text.decode("utf-8", "replace"))
+    _edit_directives(data, text, language, options, _companion(other, options), PART_TYPED)
+
+
+def test_an_edit_of_a_declare_target_keeps_the_rules_of_binding_parts_it_did_not_change(monkeypatch) -> None:
+    from omp_lsp.analysis import workspace
+
+    source = FIXTURES / "declare_target" / "fortran" / "omp162_implicitly_typed.f90"
+    padded, padding = pad(source.read_bytes(), Language.FORTRAN)
+    analysis = _analysis(padded, Language.FORTRAN, Options())
+    _, graph, cross = _with_cross_file(analysis, Options())
+    rerun: list[str] = []
+    real_run = workspace.run_workspace_rule
+    monkeypatch.setattr(workspace, "run_workspace_rule",
+                        lambda r, ws, trace: rerun.append(r.name) or real_run(r, ws, trace))
+
+    def edit(after: bytes, typed: bytes) -> FileAnalysis:
+        nonlocal analysis, padding, graph, cross
+        at = analysis.document.source.index(after) + len(after)
+        done = reanalyse(analysis, padding, at, at, typed)
+        assert done is not None
+        analysis, padding = done
+        rerun.clear()
+        result, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+        return result
+
+    # a declared module variable listed again: no part changes (the device graph does: the rules
+    # that read it run again, OMP159 too, which asks it which files make one program)
+    result = edit(b"declare target(table", b", table")
+    assert {"interface_mismatch", "bind_c_entity_not_declare_target", "undeclared_names"}.isdisjoint(rerun)
+    assert "common_block_in_every_unit" in rerun
+    assert [f.code for f in result.findings].count("OMP162") == 3 and "OMP165" not in [f.code for f in result.findings]
+    # a name declared nowhere (under implicit none): the rule that reports such names runs again,
+    # and finds it
+    result = edit(b"declare target(table, table", b", ghost")
+    assert "undeclared_names" in rerun and "interface_mismatch" not in rerun
+    assert [f.code for f in result.findings].count("OMP165") == 1
+    assert result.findings == cross_file({PATH: analysis}, Options(), graph)[PATH].findings
+
+
+HOST_NAMES = b"""module host_names
+  !$omp declare target(other)
+contains
+  subroutine inner()
+    !$omp declare target(shared_name)
+  end subroutine inner
+end module host_names
+"""
+
+
+def test_a_name_listed_in_the_host_keeps_an_inner_directive_from_reporting_it() -> None:
+    # (the host's directive makes the name an implicitly typed variable of the module: the inner
+    # one names that variable, no local; the rule that reads those names runs again)
+    padded, padding = pad(HOST_NAMES, Language.FORTRAN)
+    analysis = _analysis(padded, Language.FORTRAN, Options())
+    first, graph, cross = _with_cross_file(analysis, Options())
+    assert [f.code for f in first.findings] == ["OMP162"]
+    at = padded.index(b"(other") + len(b"(other")
+    done = reanalyse(analysis, padding, at, at, b", shared_name")
+    assert done is not None
+    analysis, padding = done
+    result, graph, cross = _with_cross_file(analysis, Options(), graph, cross)
+    assert result.findings == [] == cross_file({PATH: analysis}, Options(), graph)[PATH].findings
 
 
 def _companion(path: Path | None, options: Options) -> FileAnalysis | None:

@@ -7,7 +7,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..semantics.declare_target import Binding, Mark, bind, directive_marks
+from ..semantics.declare_target import (
+    BIND_C_MARKS,
+    COMMON_MARKS,
+    INTERFACE_MARKS,
+    UNDECLARED_MARKS,
+    Binding,
+    Mark,
+    bind,
+    directive_marks,
+)
 from ..semantics.variants import Variants, resolve_record, variant_record
 from ..semantics.variants_fortran import Variant, resolve_directive
 
@@ -24,6 +33,26 @@ def nohost_marks_changed(old: Binding, new: Binding, i: int) -> bool:
         return True
     names = {s.name for m in own for s in m.symbols}
     return any(m.device_type == "nohost" and any(s.name in names for s in m.symbols) for m in new.marks)
+
+
+def parts_changed(old: Binding, new: Binding, ctx: FileContext, i: int) -> set[str]:
+    """The parts of a Fortran binding (declare_target.BINDING_PARTS, but NOHOST_MARKS) that
+    rebinding directive `i` may have changed: those its own marks, before or after, belong to."""
+    if not ctx.document.language.is_fortran:
+        return set()   # (Fortran rules read them)
+    own = [*old.own(i), *new.own(i)]
+    out: set[str] = set()
+    if any(s.bind_name for m in own for s in m.symbols):
+        out.add(BIND_C_MARKS)
+    if any(m.item is not None and m.item.common_block for m in own):
+        out.add(COMMON_MARKS)
+    if own and any(s.interface_body for s in ctx.model.directive_scope(ctx.directives[i].span[0]).ancestors()):
+        out.add(INTERFACE_MARKS)
+    # an item naming nothing (only such a name in a host's list keeps an inner one from being
+    # reported: a name the host declares is found by the inner lookup)
+    if any(not m.symbols for m in own):
+        out.add(UNDECLARED_MARKS)
+    return out
 
 
 def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:

@@ -35,13 +35,20 @@ from ..rules import (
     checked_again,
     run_rule,
 )
-from ..semantics.declare_target import BEGIN_DECLARE_TARGET, NOHOST_MARKS
+from ..semantics.declare_target import BEGIN_DECLARE_TARGET, BINDING_PARTS, NOHOST_MARKS
 from ..semantics.variants import DECLARE_VARIANT
 from ..syntax.document import Document, LineIndex, Span, inside_comment_or_pragma, parse_text, parser_for
 from ..syntax.padding import Padding
 from ..syntax.reads import STRUCTURES, rename
 from ..units.edits import touches_configuration
-from .directive_again import bound_again, fortran_resolved_again, nohost_marks_changed, rebind, resolved_again
+from .directive_again import (
+    bound_again,
+    fortran_resolved_again,
+    nohost_marks_changed,
+    parts_changed,
+    rebind,
+    resolved_again,
+)
 from .graph_edit import rebuilt_graph
 from .positions import comment_lines, directive_window, window_directives
 
@@ -149,12 +156,15 @@ def reanalyse(old: FileAnalysis, padding: Padding, start: int, old_end: int,
         by_name[d.name] = [(k, d2 if k == i else x) for k, x in by_name[d.name]]
         context.__dict__["_by_name"] = by_name
     if "binding" in rebuilt:
-        if ctx._binding is None:
-            rebuilt |= {NOHOST_MARKS}
+        if ctx._binding is None or bound is not None:
+            rebuilt |= BINDING_PARTS   # (a region's marks: every part may hold them)
+            if bound is not None:
+                context._binding = bound
         else:
-            context._binding = bound or rebind(ctx._binding, context, i)
+            context._binding = rebind(ctx._binding, context, i)
             if nohost_marks_changed(ctx._binding, context._binding, i):
                 rebuilt |= {NOHOST_MARKS}
+            rebuilt |= parts_changed(ctx._binding, context._binding, context, i)
     if "variants" in rebuilt and ctx._variants is not None:
         context._variants = resolved_again(ctx._variants, context, i)
     fortran_variants = context.__dict__.get("_fortran_variants")

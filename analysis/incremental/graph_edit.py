@@ -39,7 +39,7 @@ def rebuilt_graph(ctx: FileFacts, base: FileGraph, rebuilt: frozenset[str]) -> F
         graph.marks = base.marks
     if "variants" in rebuilt:
         if isinstance(builder, FortranBuilder):
-            builder.programs()   # (the keys of what main programs hold)
+            builder.programs(base)   # (the keys of what main programs hold)
         builder.device_variants()   # (sets every edge anew: graph.edges is base's list until one differs)
         if graph.edges == base.edges:
             graph.edges = base.edges

@@ -132,9 +132,14 @@ class Scope:
         return None
 
     def walk(self) -> Iterator[Scope]:
-        yield self
-        for c in self.children:
-            yield from c.walk()
+        """This scope and every scope inside it, in source order (a scope before its children;
+        with a stack, not a generator per level: rules walk every scope of large files)."""
+        stack = [self]
+        while stack:
+            scope = stack.pop()
+            yield scope
+            if scope.children:
+                stack.extend(reversed(scope.children))
 
 
 @dataclass(eq=False)
@@ -288,6 +293,18 @@ class FileModel:
             self._by_key = by
             self._indexed = len(self.symbols)
         return self._by_key.get(key, [])
+
+    def directive_scope(self, offset: int) -> Scope:
+        """`scope_at` of a directive's start, kept in a model whose scopes never change once built
+        (Fortran's: its statements are read again in place, its scopes are not): the rules ask for
+        the scope of every declare target directive again at each edit of one."""
+        if self.body_reader is not None or self.statement_reader is None:
+            return self.scope_at(offset)
+        found: dict[int, Scope] = self.root.__dict__.setdefault("_directive_scopes", {})
+        scope = found.get(offset)
+        if scope is None:
+            scope = found[offset] = self.scope_at(offset)
+        return scope
 
     def scope_at(self, offset: int, expand: bool = True) -> Scope:
         """The innermost scope whose span holds `offset`. With `expand=False`, deferred bodies

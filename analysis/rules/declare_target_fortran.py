@@ -30,6 +30,7 @@ from ..model.file_model import (
 )
 from ..model.model_fortran import implicit_none, saves_all
 from ..semantics.context import FileContext, WorkspaceContext
+from ..semantics.declare_target import BIND_C_MARKS, COMMON_MARKS, INTERFACE_MARKS, UNDECLARED_MARKS
 from ..syntax.diagnostics import Finding, Fix, Related, Severity
 from ..syntax.document import Language
 from .registry import file_fact, rule, workspace_rule
@@ -77,7 +78,7 @@ def _explicit_marks(ctx: FileContext) -> Iterator[tuple[Mark, Directive, ListIte
     for _, d, marks in ctx.own_marks():
         if d.name != DECLARE_TARGET:
             continue
-        scope = model.scope_at(d.span[0])
+        scope = model.directive_scope(d.span[0])
         for mark in marks:
             if mark.item is not None and mark.explicit:
                 yield mark, d, mark.item, scope
@@ -232,7 +233,7 @@ def clauseless_outside_subprogram(ctx: FileContext) -> Iterator[Finding]:
     for _, d in ctx.each_directive(ctx.directives_named(DECLARE_TARGET)):
         if _has_list(d):
             continue
-        scope = model.scope_at(d.span[0])
+        scope = model.directive_scope(d.span[0])
         if scope.kind in SUBPROGRAMS and _in_spec(scope, d.span[0]):
             continue
         if scope.kind == "block" or not scope.complete or (scope.kind == "file" and not model.complete):
@@ -375,7 +376,7 @@ def internal_procedure_under_device_type(ctx: FileContext) -> Iterator[Finding]:
     if not _applies(ctx):
         return
     model = ctx.model
-    located = [(d, model.scope_at(d.span[0])) for d in ctx.directives if d.name == DECLARE_TARGET]
+    located = [(d, model.directive_scope(d.span[0])) for d in ctx.directives if d.name == DECLARE_TARGET]
     for d, scope in located:
         inner = scope.enclosing(*SUBPROGRAMS)
         if inner is None or not inner.internal or inner.parent is None or inner.parent.kind not in SUBPROGRAMS:
@@ -447,7 +448,7 @@ def indirect_without_list(ctx: FileContext) -> Iterator[Finding]:
         if d.clause("indirect") is None or any(c.spec is None for c in d.clauses):
             continue  # without indirect the shared OMP105 rule reports it; an unknown clause is OMP002's
         word = "enter" if ctx.version >= 52 else "to"
-        unit = ctx.model.scope_at(d.span[0]).enclosing(*SUBPROGRAMS)
+        unit = ctx.model.directive_scope(d.span[0]).enclosing(*SUBPROGRAMS)
         name = unit.name if unit is not None and unit.name else "name"
         yield Finding(
             "OMP105",
@@ -472,10 +473,11 @@ def _fortran_and_any(ctx: FileContext, found: Callable[[FileContext], Iterator[o
 
 def _interface_marks(ctx: FileContext) -> Iterator[tuple[Scope, Mark]]:
     """The declare target marks of interface bodies on their own procedure."""
-    if not ctx.has_declare_target:
+    binding = ctx.binding_part(INTERFACE_MARKS)
+    if binding is None:
         return
     model = ctx.model
-    marks = ctx.binding.marks
+    marks = binding.marks
     # (the marks of directives inside an interface body only: a file marks thousands of
     # procedures, and the server asks again at each edit of a declare target)
     bodies = sorted(s.span for s in model.root.walk() if s.interface_body)
@@ -598,7 +600,7 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
                         (sym.key not in last or sym.name_span[0] > last[sym.key].name_span[0]):
                     last[sym.key] = sym
             for key, common in last.items():
-                items = [(d, i) for d in directives if model.scope_at(d.span[0]) is unit
+                items = [(d, i) for d in directives if model.directive_scope(d.span[0]) is unit
                          for i in _list_items(d) if i.common_block and i.name and f"/{i.name.lower()}/" == key]
                 if any(d.span[0] > common.span[0] for d, _ in items):
                     continue
@@ -625,16 +627,14 @@ def common_block_in_every_unit(ws: WorkspaceContext) -> Iterator[tuple[str, Find
 
 def _marked_commons(ctx: FileContext) -> Iterator[tuple[str, ListItem]]:
     """(`/name/`, item) of every common block the file's declare target directives name."""
-    if not ctx.has_declare_target:
+    binding = ctx.binding_part(COMMON_MARKS)
+    if binding is None:
         return
-    for _, d in ctx.directives_named(DECLARE_TARGET):
-        # (both read, as _list_items reads them: an edit that writes a `/name/` changes them)
-        argument, clauses = d.argument, d.clauses
-        if (argument is None and not clauses) or b"/" not in d.raw.body:
-            continue   # (no `/name/` written: its list items need not be read)
-        for item in _list_items(d):
-            if item.common_block and item.name:
-                yield f"/{item.name.lower()}/", item
+    directives = ctx.directives
+    for mark in binding.marks:   # (the explicit lists' items, in the order of _list_items)
+        item = mark.item
+        if item is not None and item.common_block and item.name and directives[mark.directive].name == DECLARE_TARGET:
+            yield f"/{item.name.lower()}/", item
 
 
 @file_fact
@@ -710,9 +710,10 @@ def bind_c_entity_not_declare_target(ws: WorkspaceContext) -> Iterator[tuple[str
 
 def _bind_c_marks(ctx: FileContext) -> Iterator[tuple[Mark, Symbol]]:
     """The explicit marks of BIND(C) procedures and variables, with the one that has a C name."""
-    if not ctx.has_declare_target:
+    binding = ctx.binding_part(BIND_C_MARKS)
+    if binding is None:
         return
-    for mark in ctx.binding.marks:
+    for mark in binding.marks:
         sym = next((s for s in mark.symbols if s.bind_name), None)
         if sym is not None and mark.explicit:
             yield mark, sym
@@ -808,14 +809,15 @@ def _undeclared_marks(ctx: FileContext) -> Iterator[tuple[Mark, Scope]]:
     named_in: set[tuple[int, str]] = set()   # (scope, key) of every name a directive lists
     undeclared: list[tuple[Mark, Scope, str]] = []
     scopes: dict[int, Scope] = {}            # directive index -> its scope (a list marks several)
-    for mark in ctx.binding.marks:
+    binding = ctx.binding_part(UNDECLARED_MARKS)
+    for mark in binding.marks if binding is not None else ():
         item = mark.item
         if item is None or not mark.explicit or item.name is None or item.common_block or _part_of_another(item):
             continue
         d = ctx.directives[mark.directive]
         scope = scopes.get(mark.directive)
         if scope is None:
-            scope = scopes[mark.directive] = model.scope_at(d.span[0])
+            scope = scopes[mark.directive] = model.directive_scope(d.span[0])
         key = item.name.lower()
         named_in.add((id(scope), key))
         if mark.symbols or d.name != DECLARE_TARGET or d.uses_macros:

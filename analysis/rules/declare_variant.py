@@ -190,11 +190,11 @@ def _remove_list_item(clause: Clause, item: ListItem, name: str) -> Fix:
 
 
 # -- OMP301 --------------------------------------------------------------------------------------
-@rule("OMP301")
+@rule("OMP301", per_directive=True)
 def missing_match(ctx: FileContext) -> Iterator[Finding]:
     if not _has_variants(ctx) or ctx.version < 50:
         return
-    for _, d in ctx.directives_named(*VARIANT_DIRECTIVES):
+    for _, d in ctx.each_directive_named(VARIANT_DIRECTIVES):
         if d.clause("match") is not None or d.uses_macros:
             continue
         if any(c.spec is None for c in d.clauses):

@@ -50,9 +50,17 @@ _NOT_A_SPECIFIC = {
 
 # -- shared helpers ------------------------------------------------------------------------------
 def _fortran_variants(ctx: FileContext) -> list[Variant]:
+    """Every resolved directive: for the rules that compare directives."""
     if not ctx.document.language.is_fortran:
         return []
     return ctx.fortran_variants
+
+
+def _own(ctx: FileContext) -> Iterator[Variant]:
+    """For per-directive rules: the resolved directives, one at a time (FileContext.own_fortran_variants)."""
+    if not ctx.document.language.is_fortran:
+        return iter(())
+    return ctx.own_fortran_variants()
 
 
 def _line(ctx: FileContext, offset: int) -> int:
@@ -126,10 +134,10 @@ def _why_not_a_procedure(ctx: FileContext, v: Variant, name: str, found: Lookup)
             "in this scoping unit"), None
 
 
-@rule("OMP302")
+@rule("OMP302", per_directive=True)
 def variant_not_a_procedure(ctx: FileContext) -> Iterator[Finding]:
     """variant-proc-name (or base-proc-name) that does not name a procedure."""
-    for v in _fortran_variants(ctx):
+    for v in _own(ctx):
         if v.scope.kind in ("file", "interface", "type"):
             continue  # no scoping unit to look in (OMP315 reports where the directive is)
         checks = [(v.variant_item, v.variant, "variant")]
@@ -148,10 +156,10 @@ def variant_not_a_procedure(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP305, OMP306: the variant is a base procedure -----------------------------------------------
-@rule("OMP305")
+@rule("OMP305", per_directive=True)
 def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
     """The variant is the base procedure itself."""
-    for v in _fortran_variants(ctx):
+    for v in _own(ctx):
         base = v.base_identity
         if base is not None and v.variant_identity == base:
             yield Finding("OMP305", f"'{v.variant_item.text}' is the base procedure itself: the variant of a "
@@ -188,10 +196,10 @@ def _dummies(scope: Scope) -> dict[str, Symbol]:
     return {s.key: s for s in scope.symbols if "dummy" in s.specifiers}
 
 
-@rule("OMP309")
+@rule("OMP309", per_directive=True)
 def adjust_args_not_a_dummy(ctx: FileContext) -> Iterator[Finding]:
     """An adjust_args argument that is not a dummy argument of the base procedure."""
-    for v in _fortran_variants(ctx):
+    for v in _own(ctx):
         clauses = v.directive.clauses_named("adjust_args")
         if not clauses:
             continue
@@ -211,10 +219,10 @@ def adjust_args_not_a_dummy(ctx: FileContext) -> Iterator[Finding]:
                                                           "declared here")])
 
 
-@rule("OMP310")
+@rule("OMP310", per_directive=True)
 def need_device_ptr_not_c_ptr(ctx: FileContext) -> Iterator[Finding]:
     """A need_device_ptr argument whose declared type is not type(c_ptr)."""
-    for v in _fortran_variants(ctx):
+    for v in _own(ctx):
         clauses = [c for c in v.directive.clauses_named("adjust_args")
                    if any(m.name.startswith("need_device_ptr") for m in c.modifiers)]
         if not clauses:
@@ -356,14 +364,13 @@ def _outside_specification_part(v: Variant) -> str | None:
     return f"in the execution part of {_unit_name(scope)}"
 
 
-@rule("OMP315")
+@rule("OMP315", per_directive=True)
 def placement(ctx: FileContext) -> Iterator[Finding]:
     """base-proc-name that is a generic name, procedure pointer or entry name; the directive
     outside a specification part; base-proc-name omitted outside a subprogram."""
-    found = _fortran_variants(ctx)
-    if not found or not ctx.model.complete:
-        return
-    for v in found:
+    for v in _own(ctx):
+        if not ctx.model.complete:
+            return
         d = v.directive
         if not v.scope.complete:
             continue
@@ -389,11 +396,11 @@ def placement(ctx: FileContext) -> Iterator[Finding]:
 
 
 # -- OMP316: match expressions ---------------------------------------------------------------------
-@rule("OMP316")
+@rule("OMP316", per_directive=True)
 def match_variable_not_accessible(ctx: FileContext) -> Iterator[Finding]:
     """A local variable of the base procedure in a match-clause expression: the expression is
     evaluated at each call site, where the local does not exist."""
-    for v in _fortran_variants(ctx):
+    for v in _own(ctx):
         scope = v.scope
         if scope.kind not in SUBPROGRAMS or v.base is None or scope.symbol is not v.base or not scope.complete:
             continue

@@ -899,9 +899,13 @@ class FortranBuilder(_Builder):
             return None
         return f"{self.graph.path}:{owner[0]}::{s.key}"
 
-    def programs(self) -> list[Scope]:
-        """The main programs, each now known as the unit of what it holds."""
-        found = [scope for scope in self.model.root.walk() if scope.kind == "program"]
+    def programs(self, kept: FileGraph | None = None) -> list[Scope]:
+        """The main programs, each now known as the unit of what it holds. `kept`: a graph of the
+        same program model, whose programs these are (no walk of every scope again)."""
+        found: list[Scope] | None = kept.__dict__.get("_programs") if kept is not None else None
+        if found is None:
+            found = [scope for scope in self.model.root.walk() if scope.kind == "program"]
+        self.graph.__dict__["_programs"] = found
         for scope in found:
             self.unit_keys[id(scope)] = (f"fortran-program:{scope.name.lower()}", scope.name)
         return found

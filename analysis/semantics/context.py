@@ -266,8 +266,21 @@ class FileContext:
         directive keeps (program model, begin/end regions, types), so reading it is a read of that
         directive ("variant", which directive_edit marks changed when it resolves the record
         again), not of all records. A rule that reads other directives' records reads `variants`."""
-        records = self.variant_directives.directives
-        if self.focus is not None:   # its record only (the records are in index order)
+        return self._own_records(self.variant_directives.directives)
+
+    def own_fortran_variants(self) -> Iterator[Variant]:
+        """`own_variants` for Fortran: each resolved declare variant directive, one at a time. An
+        entry is resolved from its directive's contents and the program model, which an edit of
+        that directive keeps (directive_edit resolves that one again), so reading it is a read of
+        that directive, not of every entry (`fortran_variants`). (What resolving looks into in
+        the model is noted as by any reader: only the structure read is left out.)"""
+        from .variants_fortran import variants
+        return self._own_records(variants(self))
+
+    def _own_records(self, records: list[R]) -> Iterator[R]:
+        """The records (in index order) of the directives a per-directive rule checks, each read
+        as a read of its directive ("variant")."""
+        if self.focus is not None:   # its record only
             k = bisect_left(records, self.focus, key=_record_index)
             records = records[k:k + 1] if k < len(records) and records[k].index == self.focus else []
         by_index = {rec.index: rec for rec in records}
@@ -277,11 +290,16 @@ class FileContext:
 
     @property
     def nohost_binding(self) -> Binding | None:
-        """The binding (None without declare target) for a rule that reads only its nohost marks
-        and the other marks of their declarations: a read of those (declare_target.NOHOST_MARKS),
-        so that an edit of another declare target directive does not run the rule again."""
+        """The binding for a rule that reads only its nohost marks and the other marks of their
+        declarations (declare_target.NOHOST_MARKS; see `binding_part`)."""
         from .declare_target import NOHOST_MARKS
-        reads.structure(NOHOST_MARKS, self.document)
+        return self.binding_part(NOHOST_MARKS)
+
+    def binding_part(self, name: str) -> Binding | None:
+        """The binding (None without declare target) for a rule that reads only one part of it
+        (declare_target.BINDING_PARTS): a read of that part, so that an edit of a declare target
+        directive that changed no mark of it does not run the rule again (directive_edit)."""
+        reads.structure(name, self.document)
         return reads.unrecorded(lambda: self.binding) if self.has_declare_target else None
 
     def own_marks(self) -> Iterator[tuple[int, Directive, list[Mark]]]:
@@ -322,6 +340,7 @@ WORKSPACE_GRAPH = "workspace device graph"   # the structure name of WorkspaceCo
 
 
 T = TypeVar("T")
+R = TypeVar("R", "VariantDirective", "Variant")   # a declare variant record of C/C++ or Fortran
 
 
 _MISSING = object()
@@ -430,5 +449,5 @@ def _index_of(pair: tuple[int, Directive]) -> int:
     return pair[0]
 
 
-def _record_index(rec: VariantDirective) -> int:
+def _record_index(rec: VariantDirective | Variant) -> int:
     return rec.index

@@ -161,6 +161,16 @@ def bind(ctx: FileFacts) -> Binding:
 # The part of the binding OMP206 reads (rules record it as a structure): the nohost marks, and
 # every mark of a declaration one of them names.
 NOHOST_MARKS = "nohost marks"
+# Parts of the binding that Fortran cross-file rules read, recorded as structures in the same way
+# (FileContext.binding_part): the marks of directives inside interface bodies (OMP155), of BIND(C)
+# entities (OMP160), of common blocks (OMP159), and the marks that name nothing the file declares,
+# with every name the directives list (OMP162, OMP165). incremental.directive_again tells which
+# parts an edit of one directive changed: the rules that read no other are kept.
+INTERFACE_MARKS = "interface marks"
+BIND_C_MARKS = "bind(c) marks"
+COMMON_MARKS = "common block marks"
+UNDECLARED_MARKS = "undeclared marks"
+BINDING_PARTS = frozenset({NOHOST_MARKS, INTERFACE_MARKS, BIND_C_MARKS, COMMON_MARKS, UNDECLARED_MARKS})
 
 
 def directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> list[Mark]:
@@ -173,7 +183,7 @@ def directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> l
     if ctx.document.language.is_fortran and d.name == DECLARE_TARGET and d.argument is None \
             and not any(c.name in (*ENTER_CLAUSES, "link") for c in d.clauses):
         # Fortran clause-less form: an implicit `to` naming the enclosing procedure.
-        unit = model.scope_at(d.span[0]).enclosing("subroutine", "function")
+        unit = model.directive_scope(d.span[0]).enclosing("subroutine", "function")
         if unit is not None and unit.symbol is not None:
             return [Mark(i, "enter", None, None, [unit.symbol], device_type, dt_explicit, indirect, True, d.name_span)]
         return []

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 from collections.abc import Iterable, Iterator
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..model.file_model import (
@@ -82,7 +83,7 @@ class Lookup:
     symbols: tuple[Symbol, ...]
     certain: bool       # the model knows every declaration that could be visible here
 
-    @property
+    @cached_property   # (asked of every entry for the call graph's variant table, at each edit of one)
     def procedure(self) -> Symbol | None:
         """The specific procedure the name denotes (a definition first), or None."""
         procs = [s for s in self.symbols if s.kind in (FUNCTION, PROCEDURE) and "dummy" not in s.specifiers]
@@ -102,11 +103,12 @@ class Variant:
     variant: Lookup
     construct: tuple[tuple[str, str], ...] | None   # construct selector set (None: unknown)
 
-    @property
+    # (kept: an entry is not changed once resolved, and several rules compare every entry's)
+    @cached_property
     def base_identity(self) -> Identity | None:
         return identity(self.base) if self.base is not None else None
 
-    @property
+    @cached_property
     def variant_identity(self) -> Identity | None:
         proc = self.variant.procedure
         return identity(proc) if proc is not None else None
@@ -281,7 +283,7 @@ def _resolve(ctx: FileFacts, index: int, d: Directive) -> Variant | None:
         return None
     base_item = items[0] if len(items) == 2 else None
     variant_item = items[-1]
-    scope = ctx.model.scope_at(d.span[0])
+    scope = ctx.model.directive_scope(d.span[0])
     own = scope.symbol if scope.kind in SUBPROGRAMS else None
     base: Symbol | None = None
     base_lookup: Lookup | None = None
@@ -334,7 +336,7 @@ def leaf_traits(d: Directive) -> list[str]:
 def unknown_end(ctx: FileFacts, d: Directive) -> int:
     """A metadirective may stand for a construct around any code after it in its unit: its
     extent, as far as the context of a call goes, is the rest of the unit."""
-    return ctx.model.scope_at(d.span[0]).span[1]
+    return ctx.model.directive_scope(d.span[0]).span[1]
 
 
 def _construct_extents(ctx: FileFacts) -> list[tuple[int, int, Directive]]:
