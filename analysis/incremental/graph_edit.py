@@ -32,7 +32,7 @@ def rebuilt_graph(ctx: FileFacts, base: FileGraph, rebuilt: frozenset[str]) -> F
     builder = builder_of(ctx, graph)
     builder.keys.update(base.keys)
     if "binding" in rebuilt:
-        builder.bind_marks()
+        builder.bind_marks(base)
         if graph.marks == base.marks:
             graph.marks = base.marks
     else:

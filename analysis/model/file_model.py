@@ -339,20 +339,24 @@ class FileModel:
         inside `span`, or None when there is none or the builder cannot tell."""
         if self.use_finder is None:
             return None
-        _note(self.root, span, always=True)
-        self.root.__dict__.setdefault("_used", []).append(span)   # (a read of statements: uses_read)
         finder = self.use_finder
+        # Kept while the bodies are (refresh_body forgets them): an edit of a declare target runs
+        # OMP117 again, which asks about every mark of the file. (Fortran: statements are read
+        # again in place, answers are not kept.) A kept answer's search was noted when it was made,
+        # in this model's record, which lasts as long (procedure_edit moves it with the edit).
+        found: dict[tuple[int, Span], tuple[Symbol, Span | None]] | None = \
+            self.root.__dict__.setdefault("_first_uses", {}) if self.statement_reader is None else None
+        hit = found.get((id(symbol), span)) if found is not None else None
+        if hit is not None and hit[0] is symbol:
+            return hit[1]
         # (the spans searched are recorded, which an edit there is checked against: its reading
         # of the tree is no read of the code inside constructs elsewhere, construct_edit)
-        if self.statement_reader is not None:   # (Fortran: statements are read again in place)
-            return _reads.unrecorded(lambda: finder(symbol, span))
-        # Kept while the bodies are (refresh_body forgets them): an edit of a declare target runs
-        # OMP117 again, which asks about every mark of the file.
-        found: dict[tuple[int, Span], tuple[Symbol, Span | None]] = self.root.__dict__.setdefault("_first_uses", {})
-        hit = found.get((id(symbol), span))
-        if hit is None or hit[0] is not symbol:
-            hit = found[(id(symbol), span)] = (symbol, _reads.unrecorded(lambda: finder(symbol, span)))
-        return hit[1]
+        _note(self.root, span, always=True)
+        self.root.__dict__.setdefault("_used", []).append(span)   # (a read of statements: uses_read)
+        use = _reads.unrecorded(lambda: finder(symbol, span))
+        if found is not None:
+            found[(id(symbol), span)] = (symbol, use)
+        return use
 
     # -- what was read of function bodies (procedure_edit keeps an analysis that read none of
     # the edited one) ----------------------------------------------------------------------

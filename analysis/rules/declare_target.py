@@ -437,15 +437,19 @@ def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
     if ctx.document.language.is_fortran or not ctx.has_declare_target:
         return
     model, binding, directives = ctx.model, ctx.binding, ctx.directives
+    of = binding.of
     done: set[int] = set()
-    for mark in binding.marks:
-        if mark.item is None or not mark.symbols or id(mark.symbols[0]) in done:
+    for mark in binding.marks:   # (run again at each edit of a declare target: a plain loop)
+        if mark.item is None or not mark.symbols:
             continue
         s = mark.symbols[0]
-        d = directives[mark.directive]
+        if id(s) in done:
+            continue
         done.add(id(s))
-        if any(m.directive < mark.directive for m in binding.of(s)):
+        at = mark.directive
+        if next((m for m in of(s) if m.directive < at), None) is not None:
             continue  # already marked earlier: this directive only repeats it
+        d = directives[at]
         use = model.first_use(s, (s.name_span[1], d.span[0]))
         if use is not None:
             yield Finding("OMP117", f"'{s.name}' is used before this declare target directive marks it; the use "

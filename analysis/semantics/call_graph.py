@@ -362,19 +362,26 @@ class _Builder:
     def unit(self, scope: Scope) -> tuple[str, str] | None:
         raise NotImplementedError
 
-    def bind_marks(self) -> None:
+    def bind_marks(self, kept: FileGraph | None = None) -> None:
+        """The facts of the binding's marks. `kept`: a graph of the same program model, whose
+        facts of the marks this binding still holds are taken (an edit of one declare target
+        directive binds that one again and keeps the other marks: each is the same object)."""
         if not self.ctx.has_declare_target:
             return
+        before: dict[int, tuple[Mark, list[MarkFact]]] = kept.__dict__.get("_mark_facts", {}) if kept else {}
+        made: dict[int, tuple[Mark, list[MarkFact]]] = {}
+        out = self.graph.marks
         for mark in self.ctx.binding.marks:
-            self.add_marks(mark)
+            found = before.get(id(mark))
+            facts = found[1] if found is not None and found[0] is mark else self.mark_facts(mark)
+            made[id(mark)] = (mark, facts)
+            out.extend(facts)
+        self.graph.__dict__["_mark_facts"] = made
 
-    def add_marks(self, mark: Mark) -> None:
+    def mark_facts(self, mark: Mark) -> list[MarkFact]:
         how = "list" if mark.explicit and mark.item is not None else "region"
-        for s in mark.symbols:
-            key = self.key(s)
-            if key is not None:
-                self.graph.marks.append(MarkFact(key, mark.device_type, mark.kind == "link", mark.indirect,
-                                                 mark.span, how))
+        return [MarkFact(key, mark.device_type, mark.kind == "link", mark.indirect, mark.span, how)
+                for key in map(self.key, mark.symbols) if key is not None]
 
     def find_roots(self, within: Span | None = None) -> None:
         """The roots of the target regions (those starting inside `within` only, when given: a
@@ -953,8 +960,8 @@ class FortranBuilder(_Builder):
         from .variants_fortran import _renames
         return any(s.uses and _renames(self.ctx.document.source, s) for s in scope.ancestors())
 
-    def bind_marks(self) -> None:
-        super().bind_marks()
+    def bind_marks(self, kept: FileGraph | None = None) -> None:
+        super().bind_marks(kept)
         # A device_type on a subprogram's own directive applies to its internal procedures (rule 6).
         if not self.ctx.has_declare_target:
             return

@@ -422,7 +422,9 @@ class DeviceGraph:
             e = self.entities[key]
             e.marks = [(p, m) for p, m in e.marks if p != path] + [(path, m) for m in by_key.get(key, ())]
             e.changed()
-        touched = self._repropagate([], [], {key for key, _ in _marks(old) ^ _marks(new)}) if propagate else None
+        # (the keys whose facts differ as _marks sees them: of the keys whose lists differ)
+        changed = {key for key in keys if _mark_facts(before.get(key, ())) != _mark_facts(by_key.get(key, ()))}
+        touched = self._repropagate([], [], changed) if propagate else None
         self._touch(touched | keys if touched is not None else None)
         self._flang = None
         return True
@@ -842,10 +844,20 @@ class DeviceGraph:
 
 
 def _marks_by_key(graph: FileGraph) -> dict[str, list[MarkFact]]:
+    """The graph's mark facts by key (kept with it: a marks-only change asks the old graph's too,
+    made as the new one's at the change before)."""
+    found: tuple[list[MarkFact], dict[str, list[MarkFact]]] | None = graph.__dict__.get("_marks_by_key")
+    if found is not None and found[0] is graph.marks:
+        return found[1]
     out: dict[str, list[MarkFact]] = {}
     for m in graph.marks:
         out.setdefault(m.key, []).append(m)
+    graph.__dict__["_marks_by_key"] = (graph.marks, out)
     return out
+
+
+def _mark_facts(marks: Iterable[MarkFact]) -> set[tuple[str, bool, bool, str]]:
+    return {(m.device_type, m.link, m.indirect, m.how) for m in marks}
 
 
 def _marks(graph: FileGraph | None) -> set[tuple[str, tuple[str, bool, bool, str]]]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections.abc import Sequence
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 from ..directives.nodes import Clause, ContextSelector, Directive, TraitSelector
@@ -75,12 +76,13 @@ class EffectiveSelector:
     def selectors(self, set_name: str) -> tuple[TraitSelector, ...]:
         return next((sels for name, sels in self.sets if name == set_name), ())
 
-    @property
+    # (kept: the rules that compare the directives of a file ask each record at every edit of one)
+    @cached_property
     def construct(self) -> tuple[str, ...]:
         """The construct trait names, in order."""
         return tuple(s.name for s in self.selectors("construct"))
 
-    @property
+    @cached_property
     def construct_key(self) -> tuple[tuple[str, str], ...]:
         """The construct set as compared between directives (names and properties)."""
         return tuple((s.name, _norm(",".join(p.text for p in s.properties))) for s in self.selectors("construct"))
@@ -249,11 +251,19 @@ class Variants:
 
     def identity(self, symbol: Symbol) -> FunctionIdentity:
         """What makes two declarations the same function: the qualified name, the parameter
-        types (C++ overloads), and the begin/end region it is defined in."""
+        types (C++ overloads), and the begin/end region it is defined in. (Kept per symbol, and
+        handed on with the other lookup tables by an edit of a declare variant, which changes
+        none of those: the rules that compare records ask for every record's at each edit.)"""
+        known: dict[int, tuple[Symbol, FunctionIdentity]] = self.__dict__.setdefault("_identities", {})
+        hit = known.get(id(symbol))
+        if hit is not None and hit[0] is symbol:
+            return hit[1]
         region = self.region_of(symbol.name_span[0])
         sig = self.types.signature(symbol) if self.types is not None and self.types.cpp else None
         key = sig.key if sig is not None else ("?",) if self.types is not None and self.types.cpp else ()
-        return (symbol.qualified or symbol.name, key, region.begin if region is not None else -1)
+        found = (symbol.qualified or symbol.name, key, region.begin if region is not None else -1)
+        known[id(symbol)] = (symbol, found)
+        return found
 
 
 # -- resolution ------------------------------------------------------------------------------
