@@ -16,6 +16,7 @@ from omp_lsp.analysis.syntax.document import (
     language_for_id,
     language_for_path,
     parse_from,
+    refresh_tree,
 )
 
 C, CPP, FREE, FIXED = Language.C, Language.CPP, Language.FORTRAN, Language.FORTRAN_FIXED
@@ -608,3 +609,81 @@ def test_typing_in_a_pragma_edits_the_tree_without_a_reparse(language: Language,
     assert reference.last_change is not None
     assert edit.inert == reference.last_change.inert
     assert _nodes(doc.tree) == _nodes(Document(doc.source, language).tree)
+
+
+# ---------------------------------------------------------------- typing in code: the tree left behind
+
+_CODE_TYPED = [b"1", b"x", b" ", b"+ 2", b"(", b")", b"", b"/", b"*/", b"\"", b"\n", b"#", b"!", b"&"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(_FIXTURES), st.data())
+def test_a_tree_left_behind_by_edits_in_code_comes_back_as_a_fresh_parse(path: Path, data: st.DataObject) -> None:
+    """Edits in code leave the server's tree where it was (Document.tree_edit: no reparse per
+    keystroke), only where no reparse could find them inert; brought over them at once when
+    needed, it is the text's tree, rows and columns too."""
+    language = language_for_path(str(path))
+    assert language is not None
+    doc = Document(path.read_bytes(), language)
+    if doc.tree is None:
+        return
+    for _ in range(data.draw(st.integers(1, 6))):
+        text = doc.source
+        # anywhere, or near where comments, strings and preprocessor lines start
+        marks = [i for word in (b"//", b"/*", b"*/", b"!", b"#", b"\"", b"\\") for i in _occurrences(text, word)]
+        start = data.draw(st.integers(0, len(text)) if not marks or data.draw(st.booleans())
+                          else st.sampled_from(marks).map(lambda i: min(len(text), i + data.draw(st.integers(-2, 6)))))
+        start = max(0, start)
+        end = data.draw(st.integers(start, min(len(text), start + 3)))
+        typed = data.draw(st.sampled_from(_CODE_TYPED))
+        try:
+            (text[:start] + typed + text[end:]).decode("utf-8")
+        except UnicodeDecodeError:
+            continue   # (an edit splits a character: no editor sends one)
+        behind = len(doc.behind)
+        doc.apply(TextEdit(doc.lines.point(start), doc.lines.point(end), typed.decode("utf-8")), "utf-8", parse=False)
+        assert doc.last_change is not None
+        edit = doc.tree_edit(text, doc.source, doc.last_change)
+        if len(doc.behind) > behind:
+            event("left behind")
+            assert not edit.inert
+            reference = Document(text, language)
+            assert reference.tree is not None   # (parsed: apply reparses it over the edit)
+            reference.apply(TextEdit(reference.lines.point(start), reference.lines.point(end), typed.decode("utf-8")),
+                            "utf-8")
+            assert reference.last_change is not None and not reference.last_change.inert
+    refresh_tree(doc)
+    assert not doc.stale_tree and not doc.behind
+    fresh = Document(doc.source, language).tree
+    assert doc.tree is not None and fresh is not None
+    if fresh.root_node.has_error:
+        return   # (tree-sitter's error recovery may end otherwise when it reuses old nodes)
+    assert _nodes(doc.tree) == _nodes(fresh)
+    assert [n.start_point for n in doc.tree.root_node.children] == [n.start_point for n in fresh.root_node.children]
+
+
+def _occurrences(text: bytes, word: bytes) -> list[int]:
+    out, at = [], text.find(word)
+    while at >= 0 and len(out) < 50:
+        out.append(at)
+        at = text.find(word, at + 1)
+    return out
+
+
+def test_a_tree_left_behind_still_finds_the_comments_after_the_edits_it_missed() -> None:
+    text = b"int a = 1;    // note\nint b;\n"
+    doc = Document(text, C)
+    assert doc.tree is not None
+
+    def typed(after: bytes, new: str) -> ByteEdit:
+        old = doc.source
+        at = old.index(after) + len(after)
+        doc.apply(TextEdit(doc.lines.point(at), doc.lines.point(at), new), "utf-8", parse=False)
+        assert doc.last_change is not None
+        return doc.tree_edit(old, doc.source, doc.last_change)
+
+    assert not typed(b"= 1", " + 2222").inert and len(doc.behind) == 1   # in code: no reparse
+    # in the comment, which the tree (of the text before) holds 7 bytes earlier: brought over
+    assert not typed(b"// no", "x").inert and not doc.behind and not doc.stale_tree
+    assert typed(b"// nox", "y").inert   # (the tree of the text again: typing in a comment is inert)
+    assert _nodes(doc.tree) == _nodes(Document(doc.source, C).tree)

@@ -323,6 +323,10 @@ class Document:
         # hands it on: the program model's nodes are its nodes); see `refresh_tree`
         self.stale_tree = False
         self.tree_source: bytes | None = None
+        # Edits in code the tree was left behind by (`tree_edit`): their texts are `tree_source`
+        # then `behind_text`; empty when the tree is of `tree_source` with nothing after it.
+        self.behind: list[ByteEdit] = []
+        self.behind_text: bytes | None = None
 
     def snapshot(self) -> Document:
         """A copy that later edits of this document leave alone (an analysis keeps the text it read)."""
@@ -342,6 +346,7 @@ class Document:
         keeps its text, not the tree's memory."""
         self._tree = None
         self.stale_tree = False
+        self.behind, self.behind_text = [], None
 
     @property
     def tree(self) -> tree_sitter.Tree | None:
@@ -362,6 +367,7 @@ class Document:
             self.source = new
             self.lines = LineIndex(new)
             self._tree = None
+            self.stale_tree, self.behind, self.behind_text = False, [], None
             self.version = version if version is not None else self.version
             return 0, len(new)
         start = self.lines.offset(*edit.start, encoding)
@@ -403,7 +409,9 @@ class Document:
         with `inert` judged as `apply` judges it. A tree not of `old` is refreshed instead (the
         edit is then not inert)."""
         parser = parser_for(self.language)
-        if not self.stale_tree or self._tree is None or self.tree_source is not old or parser is None:
+        if self._tree is not None and self._left_behind(old, new, edit):
+            return ByteEdit(edit.start, edit.old_end, edit.new_end)
+        if not self.stale_tree or self._tree is None or self.tree_source is not old or self.behind or parser is None:
             refresh_tree(self)
             return ByteEdit(edit.start, edit.old_end, edit.new_end)
         old_tree = self._tree
@@ -431,14 +439,75 @@ class Document:
         return ByteEdit(edit.start, edit.old_end, edit.new_end, not old_tree.changed_ranges(self._tree)
                         and inside_comment_or_pragma(self._tree, edit.start, edit.new_end))
 
+    def _left_behind(self, old: bytes, new: bytes, edit: ByteEdit) -> bool:
+        """Leave the tree where it is over an edit in code that cannot be inert (`ByteEdit.inert`):
+        it types and removes no character that starts or ends a comment, string, preprocessor
+        line or continuation, at a place the tree (at its text, moved over the edits it was left
+        behind by before) has in no comment nor preprocessor line. Nothing the server reads needs
+        the tree then (a reparse of a large file costs several ms a keystroke, and the analysis
+        parses its own text); it is brought over every edit at once when one needs it."""
+        tree = self._tree
+        if tree is None or tree.root_node.has_error:
+            return False
+        if self.behind:
+            if self.behind_text is not old:
+                return False
+        elif self.stale_tree and self.tree_source is not old:
+            return False
+        if not _plain_code(new[edit.start:edit.new_end]) or not _plain_code(old[edit.start:edit.old_end]):
+            return False
+        start, end = _before_edits(self.behind, edit.start), _before_edits(self.behind, edit.old_end)
+        if start is None or end is None or _in_comment_or_preprocessor(tree, start, end):
+            return False
+        if not self.behind:
+            self.stale_tree, self.tree_source = True, old
+        self.behind.append(edit)
+        self.behind_text = new
+        return True
+
     def tree_unchanged(self, old: bytes, new: bytes) -> None:
         """Like `tree_edit` for edits that took the text `old` to an equal one, `new`: a tree left
         behind at `old` is one of `new` as it is (no reparse)."""
+        if self.behind:
+            if self.behind_text is old:
+                self.behind_text = new
+            return
         if self.stale_tree and self.tree_source is old:
             if new is self.source:
                 self.stale_tree, self.tree_source = False, None
             else:
                 self.tree_source = new
+
+
+# What an edit left behind by the tree may type or remove (tree_edit): no character that starts
+# or ends a comment, string, preprocessor line or continuation, in C, C++ or free-form Fortran.
+_PLAIN_CODE = re.compile(rb"[A-Za-z0-9_ \t.+\-=<>()\[\]{},:%^~|?]*")
+
+
+def _plain_code(text: bytes) -> bool:
+    return _PLAIN_CODE.fullmatch(text) is not None
+
+
+def _before_edits(edits: list[ByteEdit], offset: int) -> int | None:
+    """`offset` of the text after `edits` in the text before them (None: inside a replaced span)."""
+    for e in reversed(edits):
+        if offset >= e.new_end:
+            offset -= e.delta
+        elif offset > e.start:
+            return None
+    return offset
+
+
+def _in_comment_or_preprocessor(tree: tree_sitter.Tree, start: int, end: int) -> bool:
+    """Whether a node holding [start, end] is a comment or a preprocessor line (at the edges of
+    one too: typing next to it may join it)."""
+    for at in {start, end, max(0, start - 1)}:
+        node: tree_sitter.Node | None = tree.root_node.descendant_for_byte_range(at, min(at + 1, end + 1))
+        while node is not None:
+            if node.type == "comment" or node.type.startswith("preproc"):
+                return True
+            node = node.parent
+    return False
 
 
 _PRAGMA_DIRECTIVE = re.compile(rb"#[ \t]*pragma[ \t]")
@@ -494,9 +563,10 @@ def refresh_tree(document: Document) -> None:
     if parser is None:
         return
     old = document.tree_source
-    # (the texts have the same lines unless their lengths differ)
+    # (the texts have the same lines unless their lengths differ, or edits in code came between)
     reparsed = _reparsed(parser, document._tree, old, LineIndex(old) if len(old) != len(document.source)
-                         else document.lines, document)
+                         or document.behind else document.lines, document)
+    document.behind, document.behind_text = [], None
     document._tree = reparsed if not reparsed.root_node.has_error \
         else parse_text(parser, document.language, document.source)
     document.stale_tree, document.tree_source = False, None
