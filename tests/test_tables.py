@@ -6,7 +6,7 @@ import random
 
 import pytest
 from omp_lsp.analysis.check import Document, Language, TextEdit, analyze
-from omp_lsp.analysis.syntax.tables import MIN_TABLE, hide_tables, same_tables, table_spans
+from omp_lsp.analysis.syntax.tables import MIN_TABLE, hide_tables, same_tables, spans_after_edit, table_spans
 
 
 def numbers(count: int, item: str = "{k}") -> str:
@@ -111,3 +111,32 @@ def test_edits_around_and_inside_tables_give_the_tree_a_fresh_parse_gives(seed: 
         fresh = Document(doc.source.decode(), Language.C)
         assert doc.tree is not None and fresh.tree is not None
         assert str(doc.tree.root_node) == str(fresh.tree.root_node)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_spans_after_an_edit_are_those_of_the_whole_new_text(seed: int) -> None:
+    # (spans_after_edit reads a window around the edit: near tables, at their edges, in code
+    # between them, and where typing joins two short runs into a table)
+    rnd = random.Random(seed)
+    half = numbers(450)   # about 2 KB: two halves joined are a table
+    text = (f"int a[] = {{{BIG}}};\nint f(int x) {{ return x; }}\n"
+            f"int b[][2] = {{{{1, 2}}, {numbers(1500)}, {{3, 4}}}};\nint c[] = {{{half}, x, {half}}};\n").encode()
+    spans = table_spans(text)
+    at = text.index(b", x, ") + 2
+    for typed, removed in ((b"5", 1), (b"x", 1)):   # two runs joined into a table, then apart again
+        new = text[:at] + typed + text[at + removed:]
+        after = spans_after_edit(spans, new, at, at + removed, at + len(typed))
+        assert after == _uncached_spans(new) and len(after) == len(spans) + (typed == b"5") - (typed == b"x")
+        text, spans = new, after
+    for _ in range(60):
+        start = rnd.randrange(len(text) + 1)
+        end = min(len(text), start + rnd.choice([0, 0, 1, 3]))
+        typed = rnd.choice([b"", b"7", b"x", b",", b"}", b"{", b" 0x1f, ", b"1"]).replace(b"x", b"5" if rnd.random() < .3 else b"x")
+        new = text[:start] + typed + text[end:]
+        after = spans_after_edit(spans, new, start, end, start + len(typed))
+        assert after == _uncached_spans(new)
+        text, spans = new, after
+
+
+def _uncached_spans(text: bytes) -> list[tuple[int, int]]:
+    return table_spans(bytes(bytearray(text)))   # (another object: not the one just remembered)

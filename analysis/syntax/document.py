@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from . import reads
 from .records import dataclass
-from .tables import hide_tables, same_tables, table_spans
+from .tables import hide_tables, same_tables, spans_after_edit, table_spans
 
 if TYPE_CHECKING:  # tree-sitter is imported lazily: fixed-form Fortran never needs it
     import tree_sitter
@@ -119,9 +119,13 @@ def parse_text(parser: tree_sitter.Parser, language: Language, source: bytes,
     the text `old`, edited by `edit` (start, old end, new end) to be reused where it can; it is
     not when the edit changed which spans are hidden (the tree would be of another text)."""
     if not language.is_fortran:
-        spans = table_spans(source)
-        if edited is not None and not same_tables(table_spans(old), spans, *edit):
-            edited = None
+        if edited is not None:
+            before = table_spans(old)
+            spans = spans_after_edit(before, source, *edit)
+            if not same_tables(before, spans, *edit):
+                edited = None
+        else:
+            spans = table_spans(source)
         source = hide_tables(source, spans)
     return parser.parse(source, edited) if edited is not None else parser.parse(source)
 

@@ -26,14 +26,42 @@ _RUN = b"a" * MIN_TABLE
 
 def table_spans(source: bytes) -> list[Span]:
     """The byte spans of `source` blanked before parsing, in order."""
-    if len(source) < MIN_TABLE or source.count(b",") < MIN_TABLE // 16:
-        return []   # (a table of MIN_TABLE bytes has commas; ordinary code is skipped at once)
     for text, spans in _recent:
         if text is source:   # (an edit's reparse asks again for the text before it)
             return spans
-    spans = _find_tables(source)
-    _recent[:] = [(source, spans), *_recent[:1]]
+    if len(source) < MIN_TABLE or source.count(b",") < MIN_TABLE // 16:
+        spans = []   # (a table of MIN_TABLE bytes has commas; ordinary code is skipped at once)
+    else:
+        spans = _find_tables(source)
+    _remember(source, spans)
     return spans
+
+
+def spans_after_edit(before: list[Span], source: bytes, start: int, old_end: int, new_end: int) -> list[Span]:
+    """`table_spans(source)`, where `source` is a text whose spans were `before` with [start,
+    old_end) replaced by [start, new_end): the spans before, moved, when the edit touched none
+    and the run of table bytes around it in the new text is too short to be one (a window around
+    the edit read, not the whole text: a keystroke in a large file); else the whole text read."""
+    for text, spans in _recent:
+        if text is source:
+            return spans
+    if any(a <= old_end + 1 and start - 1 <= b for a, b in before) or len(source) < MIN_TABLE:
+        return table_spans(source)
+    lo, hi = max(0, start - MIN_TABLE - 1), min(len(source), new_end + MIN_TABLE + 1)
+    window = source[lo:hi].translate(_IN_TABLE)
+    left = window.rfind(b"b", 0, start - lo) + 1            # the run holding the edit: its start...
+    right = window.find(b"b", new_end - lo)                 # ...and end, in the window
+    if (left == 0 and lo > 0) or (right < 0 and hi < len(source)) or \
+            (len(window) if right < 0 else right) - left >= MIN_TABLE:
+        return table_spans(source)   # (a run that may be a table, or reaches past the window)
+    delta = new_end - old_end
+    spans = [span if span[1] < start else (span[0] + delta, span[1] + delta) for span in before]
+    _remember(source, spans)
+    return spans
+
+
+def _remember(source: bytes, spans: list[Span]) -> None:
+    _recent[:] = [(source, spans), *_recent[:1]]
 
 
 # The last two texts looked at and their spans (a reparse asks for the text before the edit,
