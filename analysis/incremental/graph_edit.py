@@ -9,7 +9,7 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from ..model.model_fortran import UNIT_KINDS
-from ..semantics.call_graph import CBuilder, Edge, FileGraph, FortranBuilder, builder_of
+from ..semantics.call_graph import CBuilder, Declared, Edge, FileGraph, FortranBuilder, builder_of
 from ..syntax.document import Document, Span, changed_span
 from ..syntax.records import replace
 
@@ -131,6 +131,22 @@ def _graph_after_edit(ctx: FileFacts, path: str, old_ctx: FileFacts, old: FileGr
     return graph
 
 
+def _declared_starts(graph: FileGraph) -> list[int]:
+    """Where the graph's declarations' names start, in order (kept with the graph, and handed on
+    with its declarations: each keystroke in a body asks whether the body declares one)."""
+    found: tuple[list[Declared], list[int]] | None = graph.__dict__.get("_declared_starts")
+    if found is None or found[0] is not graph.declared:
+        found = (graph.declared, sorted(d.symbol.name_span[0] for d in graph.declared))
+        graph.__dict__["_declared_starts"] = found
+    return found[1]
+
+
+def _any_between(starts: list[int], lo: int, hi: int) -> bool:
+    """Whether a start of the sorted `starts` is in [lo, hi)."""
+    k = bisect_left(starts, lo)
+    return k < len(starts) and starts[k] < hi
+
+
 def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, before: Span,
                                  body: Span) -> FileGraph | None:
     """The graph of `ctx`, made by procedure_edit from `old`'s context with nothing moved but
@@ -139,12 +155,13 @@ def _graph_after_body_read_again(ctx: FileFacts, path: str, old: FileGraph, befo
     references are read again, everything else is `old`'s. None when the body declared an
     entity of its own (procedure_edit leaves a body that spells `static` or `extern` alone)."""
     lo, hi = before
-    if any(lo <= d.symbol.name_span[0] < hi for d in old.declared):
+    if _any_between(_declared_starts(old), lo, hi):
         return None
     graph = FileGraph(path, False, declared=old.declared, marks=old.marks, roots=old.roots, has_main=old.has_main,
                       user_includes=old.user_includes, line_of=ctx.document.lines.line_of)
+    graph.__dict__["_declared_starts"] = old.__dict__["_declared_starts"]   # (the same declarations)
     builder = CBuilder(ctx, graph)
-    if any(lo <= r.span[0] < hi for r in ctx.regions.targets):
+    if _any_between(ctx.regions.target_starts(), lo, hi):
         # a kernel: its references inside target regions are its roots' (the same ones), or
         # host code's (device(ancestor: 1)); a region's root is numbered among those of its
         # unit, all in the body, unless the file is a fragment a function includes (one unit)

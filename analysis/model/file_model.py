@@ -416,6 +416,7 @@ class FileModel:
         if inner is None or self.body_reader is None:
             return False
         self.root.__dict__.pop("_first_uses", None)
+        self.root.__dict__.pop("_entity_names", None)
         extent = (node.start_byte, node.end_byte)
         if inner.symbol is not None and inner.symbol.span == inner.span:
             inner.symbol.span = extent   # (the edit may have moved the end on its line)

@@ -106,7 +106,8 @@ class Regions:
     """The target regions of one file and what they contain (see the module docstring)."""
 
     def __init__(self, document: Document, directives: list[Directive], structure: Structure,
-                 targets: list[TargetRegion] | None = None, starts: list[int] | None = None) -> None:
+                 targets: list[TargetRegion] | None = None, starts: list[int] | None = None,
+                 nested: bool = False) -> None:
         self.document = document
         self.src = document.source
         self.fortran = document.language.is_fortran
@@ -119,7 +120,9 @@ class Regions:
         self.targets: list[TargetRegion] = []
         self._calls: list[Call] | None = None
         self._members: list[MemberAccess] | None = None
-        if targets is not None:
+        if targets is not None and nested:   # (another Regions' targets, nested already)
+            self.targets = targets
+        elif targets is not None:
             self._nest(targets)
         elif any(is_target_region(d) for d in directives):
             self._find_targets()
@@ -153,15 +156,21 @@ class Regions:
         line, which moves). The same targets, moved; the calls and member accesses read, of the
         outermost regions the edit is not in, moved, and of those it is in read again. None
         when a target's extent is not known in the new text."""
-        targets = []
+        extents = []
         for r in self.targets:
             extent = structure.extents.get(r.index)
             if extent is None and self.fortran:
                 extent = span(r.span)   # (a BLOCK after the directive: _block_after)
             if extent is None:
                 return None
-            targets.append(TargetRegion(r.index, extent, r.ancestor))
-        new = Regions(document, self.directives, structure, targets, self._starts)   # (no directive moved)
+            extents.append(extent)
+        if all(extent == r.span for extent, r in zip(extents, self.targets)):
+            # (most edits move no region's ends: the same regions, nested as they were)
+            new = Regions(document, self.directives, structure, self.targets, self._starts, nested=True)
+        else:   # (no directive moved)
+            new = Regions(document, self.directives, structure,
+                          [TargetRegion(r.index, extent, r.ancestor) for extent, r in zip(extents, self.targets)],
+                          self._starts)
         edited_in = [k for k, r in enumerate(self.targets)
                      if r.parent is None and r.span[0] <= edited[1] and edited[0] < r.span[1]]
         before = [self.targets[k].span for k in edited_in]
@@ -190,6 +199,10 @@ class Regions:
         if found is None:
             found = self.__dict__["_by_directive"] = {r.index: r for r in self.targets}
         return found
+
+    def target_starts(self) -> list[int]:
+        """Where the target regions start, in order (as `targets`)."""
+        return self._target_starts
 
     def at(self, offset: int) -> TargetRegion | None:
         """The innermost target region holding `offset`."""

@@ -566,6 +566,18 @@ def _in_head(scope: Scope, at: int) -> bool:
     return scope.kind == "function" and scope.symbol is not None and at < scope.symbol.name_span[0]
 
 
+def _entity_names(model: FileModel) -> set[bytes]:
+    """The names of the model's functions and static variables (kept with it while it declares
+    as many symbols: an edit in one body asks again, and refresh_body forgets them)."""
+    count = (len(model.symbols), len(model.locals))
+    found: tuple[tuple[int, int], set[bytes]] | None = model.root.__dict__.get("_entity_names")
+    if found is None or found[0] != count:
+        found = model.root.__dict__["_entity_names"] = (count, {
+            s.name.encode() for s in [*model.symbols, *model.locals]
+            if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)})
+    return found[1]
+
+
 class CBuilder(_Builder):
     @property
     def macro_names(self) -> frozenset[str]:
@@ -747,8 +759,7 @@ class CBuilder(_Builder):
         from ..model.model_c import _identifiers, _is_use
         src = self.ctx.document.source
         model = self.model
-        names = {s.name.encode() for s in [*model.symbols, *model.locals]
-                 if s.kind == FUNCTION or (s.kind == VARIABLE and s.storage == STATIC)}
+        names = _entity_names(model)
         uses: list[tuple[tree_sitter.Node, bytes, int]] = []
         shadowed: set[tuple[int, bytes]] = set()   # (function scope, name) declared inside it
         for ident in _identifiers(self.ctx.document.language, tree.root_node, within):
