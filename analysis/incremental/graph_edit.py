@@ -45,6 +45,8 @@ def rebuilt_graph(ctx: FileFacts, base: FileGraph, rebuilt: frozenset[str]) -> F
             graph.edges = base.edges
     if graph.marks is base.marks and graph.edges is base.edges:
         graph = base
+    elif len(builder.keys) == len(base.keys):
+        graph.keys = base.keys   # (no symbol's key was asked that base's keys lack)
     else:
         keys = {k: v for k, v in builder.keys.items() if v is not None}
         graph.keys = base.keys if keys == base.keys else keys
