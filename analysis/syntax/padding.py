@@ -93,10 +93,11 @@ class Padding:
         if old_end > pad_start or delta > self.sizes[k]:
             return None
         tail = padded[old_end:pad_start]
+        whole = memoryview(padded)   # (the new text copied once: a keystroke in a large file)
         if delta >= 0:
-            new = padded[:start] + text + tail + padded[pad_start + delta:]
+            new = b"".join((whole[:start], text, tail, whole[pad_start + delta:]))
         else:
-            new = padded[:start] + text + tail + b" " * -delta + padded[pad_start:]
+            new = b"".join((whole[:start], text, tail, b" " * -delta, whole[pad_start:]))
         return Typed(new, k, delta, padded.rfind(b"\n", 0, start) + 1, pad_start)
 
     def consumed(self, index: int, delta: int) -> Padding:
