@@ -125,7 +125,7 @@ def test_the_spans_after_an_edit_are_those_of_the_whole_new_text(seed: int) -> N
     at = text.index(b", x, ") + 2
     for typed, removed in ((b"5", 1), (b"x", 1)):   # two runs joined into a table, then apart again
         new = text[:at] + typed + text[at + removed:]
-        after = spans_after_edit(spans, new, at, at + removed, at + len(typed))
+        after = spans_after_edit(spans, text, new, at, at + removed, at + len(typed))
         assert after == _uncached_spans(new) and len(after) == len(spans) + (typed == b"5") - (typed == b"x")
         text, spans = new, after
     for _ in range(60):
@@ -133,10 +133,25 @@ def test_the_spans_after_an_edit_are_those_of_the_whole_new_text(seed: int) -> N
         end = min(len(text), start + rnd.choice([0, 0, 1, 3]))
         typed = rnd.choice([b"", b"7", b"x", b",", b"}", b"{", b" 0x1f, ", b"1"]).replace(b"x", b"5" if rnd.random() < .3 else b"x")
         new = text[:start] + typed + text[end:]
-        after = spans_after_edit(spans, new, start, end, start + len(typed))
+        after = spans_after_edit(spans, text, new, start, end, start + len(typed))
         assert after == _uncached_spans(new)
         text, spans = new, after
 
 
 def _uncached_spans(text: bytes) -> list[tuple[int, int]]:
     return table_spans(bytes(bytearray(text)))   # (another object: not the one just remembered)
+
+
+def test_the_spans_after_an_edit_that_brings_the_text_past_the_comma_test() -> None:
+    # (a table of long numbers has few commas: in a text of fewer than MIN_TABLE // 16 commas,
+    # table_spans looks for none; an edit elsewhere that adds commas makes it look)
+    table = ", ".join("1.2345678901234567e+00" for _ in range(190))
+    text = (f"double t[] = {{{table}}};\nint f(int x) {{ return g(x); }}\n").encode()
+    assert text.count(b",") < MIN_TABLE // 16 and table_spans(text) == []
+    at = text.index(b"g(x") + 3
+    typed = b", 1" * (MIN_TABLE // 16 - text.count(b","))
+    new = text[:at] + typed + text[at:]
+    after = spans_after_edit([], text, new, at, at, at + len(typed))
+    assert after == _uncached_spans(new) != []
+    back = spans_after_edit(after, new, text, at, at + len(typed), at)   # (and typed away again)
+    assert back == _uncached_spans(text) == []

@@ -121,7 +121,7 @@ def parse_text(parser: tree_sitter.Parser, language: Language, source: bytes,
     if not language.is_fortran:
         if edited is not None:
             before = table_spans(old)
-            spans = spans_after_edit(before, source, *edit)
+            spans = spans_after_edit(before, old, source, *edit)
             if not same_tables(before, spans, *edit):
                 edited = None
         else:

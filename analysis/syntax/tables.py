@@ -26,27 +26,39 @@ _RUN = b"a" * MIN_TABLE
 
 def table_spans(source: bytes) -> list[Span]:
     """The byte spans of `source` blanked before parsing, in order."""
-    for text, spans in _recent:
+    for text, spans, _ in _recent:
         if text is source:   # (an edit's reparse asks again for the text before it)
             return spans
-    if len(source) < MIN_TABLE or source.count(b",") < MIN_TABLE // 16:
-        spans = []   # (a table of MIN_TABLE bytes has commas; ordinary code is skipped at once)
-    else:
-        spans = _find_tables(source)
-    _remember(source, spans)
-    return spans
+    commas = source.count(b",") if len(source) >= MIN_TABLE else 0
+    _remember(source, _spans(source, commas), commas)
+    return _recent[0][1]
 
 
-def spans_after_edit(before: list[Span], source: bytes, start: int, old_end: int, new_end: int) -> list[Span]:
-    """`table_spans(source)`, where `source` is a text whose spans were `before` with [start,
-    old_end) replaced by [start, new_end): the spans before, moved, when the edit touched none
-    and the run of table bytes around it in the new text is too short to be one (a window around
-    the edit read, not the whole text: a keystroke in a large file); else the whole text read."""
-    for text, spans in _recent:
+def _spans(source: bytes, commas: int) -> list[Span]:
+    if len(source) < MIN_TABLE or commas < MIN_TABLE // 16:
+        return []   # (a table of MIN_TABLE bytes has commas; ordinary code is skipped at once)
+    return _find_tables(source)
+
+
+def spans_after_edit(before: list[Span], old: bytes, source: bytes, start: int, old_end: int,
+                     new_end: int) -> list[Span]:
+    """`table_spans(source)`, where `source` is `old` (whose spans were `before`) with [start,
+    old_end) replaced by [start, new_end): the spans before, moved, when the edit touched none,
+    the run of table bytes around it in the new text is too short to be one, and the texts' commas
+    both pass `table_spans`' test or both fail it (a window around the edit read, not the whole
+    text: a keystroke in a large file); else the whole text read."""
+    known = None
+    for text, spans, commas in _recent:
         if text is source:
             return spans
-    if any(a <= old_end + 1 and start - 1 <= b for a, b in before) or len(source) < MIN_TABLE:
+        if text is old:
+            known = commas
+    if known is None or len(source) < MIN_TABLE or len(old) < MIN_TABLE \
+            or any(a <= old_end + 1 and start - 1 <= b for a, b in before):
         return table_spans(source)
+    commas = known - old.count(b",", start, old_end) + source.count(b",", start, new_end)
+    if (commas < MIN_TABLE // 16) != (known < MIN_TABLE // 16):
+        return table_spans(source)   # (tables the test passed over before are looked for now, or not)
     lo, hi = max(0, start - MIN_TABLE - 1), min(len(source), new_end + MIN_TABLE + 1)
     window = source[lo:hi].translate(_IN_TABLE)
     left = window.rfind(b"b", 0, start - lo) + 1            # the run holding the edit: its start...
@@ -55,18 +67,19 @@ def spans_after_edit(before: list[Span], source: bytes, start: int, old_end: int
             (len(window) if right < 0 else right) - left >= MIN_TABLE:
         return table_spans(source)   # (a run that may be a table, or reaches past the window)
     delta = new_end - old_end
-    spans = [span if span[1] < start else (span[0] + delta, span[1] + delta) for span in before]
-    _remember(source, spans)
+    spans = [] if commas < MIN_TABLE // 16 else \
+        [span if span[1] < start else (span[0] + delta, span[1] + delta) for span in before]
+    _remember(source, spans, commas)
     return spans
 
 
-def _remember(source: bytes, spans: list[Span]) -> None:
-    _recent[:] = [(source, spans), *_recent[:1]]
+def _remember(source: bytes, spans: list[Span], commas: int) -> None:
+    _recent[:] = [(source, spans, commas), *_recent[:1]]
 
 
-# The last two texts looked at and their spans (a reparse asks for the text before the edit,
-# which the parse before looked at). It keeps at most two texts alive.
-_recent: list[tuple[bytes, list[Span]]] = []
+# The last two texts looked at, their spans and their commas (a reparse asks for the text before
+# the edit, which the parse before looked at). It keeps at most two texts alive.
+_recent: list[tuple[bytes, list[Span], int]] = []
 
 
 def _find_tables(source: bytes) -> list[Span]:
