@@ -9,9 +9,9 @@ from bisect import bisect_left
 from typing import TYPE_CHECKING
 
 from ..model.model_fortran import UNIT_KINDS
-from ..semantics.call_graph import CBuilder, Declared, Edge, FileGraph, FortranBuilder, builder_of
+from ..semantics.call_graph import CBuilder, Edge, FileGraph, FortranBuilder, builder_of
 from ..syntax.document import Document, Span, changed_span
-from ..syntax.records import replace
+from ..syntax.records import kept_with, replace
 
 if TYPE_CHECKING:
     import tree_sitter
@@ -136,11 +136,8 @@ def _graph_after_edit(ctx: FileFacts, path: str, old_ctx: FileFacts, old: FileGr
 def _declared_starts(graph: FileGraph) -> list[int]:
     """Where the graph's declarations' names start, in order (kept with the graph, and handed on
     with its declarations: each keystroke in a body asks whether the body declares one)."""
-    found: tuple[list[Declared], list[int]] | None = graph.__dict__.get("_declared_starts")
-    if found is None or found[0] is not graph.declared:
-        found = (graph.declared, sorted(d.symbol.name_span[0] for d in graph.declared))
-        graph.__dict__["_declared_starts"] = found
-    return found[1]
+    return kept_with(graph, "_declared_starts", graph.declared,
+                     lambda: sorted(d.symbol.name_span[0] for d in graph.declared))
 
 
 def _any_between(starts: list[int], lo: int, hi: int) -> bool:

@@ -17,7 +17,7 @@ from ..semantics.propagation import SPEC, DeviceGraph, Entity, Step, describe_ch
 from ..syntax.device_limits import RECURSION, VARIADIC, WHY, library_routine, unsupported
 from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Language
-from ..syntax.records import dataclass
+from ..syntax.records import dataclass, kept_with
 from ..syntax.regular_files import read_regular_file
 from .registry import file_fact, workspace_rule
 
@@ -216,7 +216,7 @@ def _dirty(ws: WorkspaceContext, index: dict[str, list[tuple[str, Edge]]],
 
 def _positions(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge]]]) -> dict[str, int]:
     """target key -> its place in the index."""
-    return _with_index(graph, "_positions", index, lambda: {key: i for i, key in enumerate(index)})
+    return kept_with(graph, "_positions", index, lambda: {key: i for i, key in enumerate(index)})
 
 
 def _targets_by_source(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge]]]) -> dict[str, set[str]]:
@@ -227,17 +227,7 @@ def _targets_by_source(graph: DeviceGraph, index: dict[str, list[tuple[str, Edge
             for _, edge in refs:
                 out.setdefault(edge.source, set()).add(key)
         return out
-    return _with_index(graph, "_targets_by_source", index, made)
-
-
-def _with_index(graph: DeviceGraph, name: str, index: dict[str, list[tuple[str, Edge]]], make: Callable[[], T]) -> T:
-    """A table made from the references index, kept on the graph under `name` while the index is the same."""
-    kept: tuple[object, T] | None = graph.__dict__.get(name)
-    if kept is not None and kept[0] is index:
-        return kept[1]
-    out = make()
-    graph.__dict__[name] = (index, out)
-    return out
+    return kept_with(graph, "_targets_by_source", index, made)
 
 
 def _mark_related(e: Entity, path: str, what: str) -> list[Related]:

@@ -21,7 +21,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING
 
 from ..syntax.document import Span
-from ..syntax.records import dataclass, field
+from ..syntax.records import dataclass, field, kept_with
 from .call_graph import (
     CALL,
     DECLARES,
@@ -846,14 +846,12 @@ class DeviceGraph:
 def _marks_by_key(graph: FileGraph) -> dict[str, list[MarkFact]]:
     """The graph's mark facts by key (kept with it: a marks-only change asks the old graph's too,
     made as the new one's at the change before)."""
-    found: tuple[list[MarkFact], dict[str, list[MarkFact]]] | None = graph.__dict__.get("_marks_by_key")
-    if found is not None and found[0] is graph.marks:
-        return found[1]
-    out: dict[str, list[MarkFact]] = {}
-    for m in graph.marks:
-        out.setdefault(m.key, []).append(m)
-    graph.__dict__["_marks_by_key"] = (graph.marks, out)
-    return out
+    def made() -> dict[str, list[MarkFact]]:
+        out: dict[str, list[MarkFact]] = {}
+        for m in graph.marks:
+            out.setdefault(m.key, []).append(m)
+        return out
+    return kept_with(graph, "_marks_by_key", graph.marks, made)
 
 
 def _mark_facts(marks: Iterable[MarkFact]) -> set[tuple[str, bool, bool, str]]:
