@@ -4,8 +4,9 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 # Debian packages: the reference compilers (benchmarks, compiler comparisons) and the
-# offloading toolchains the codegen backend drives (see shared notes on toolchains).
-DEB_PACKAGES := clang-22 libomp-22-dev liboffload-22-dev flang-22 gcc-12-offload-nvptx gfortran
+# offloading toolchains the codegen backend drives (see shared notes on toolchains); jemalloc,
+# the allocator the language server runs on (server/allocator.py).
+DEB_PACKAGES := clang-22 libomp-22-dev liboffload-22-dev flang-22 gcc-12-offload-nvptx gfortran libjemalloc2
 
 .PHONY: all demo test e2e check-examples bench venv toolchains extension e2e-tools clean lint
 

@@ -276,27 +276,10 @@ def run_device_map(args: argparse.Namespace) -> int:
 
 def run_server(args: argparse.Namespace, own_process: bool = False) -> int:
     if own_process:
-        use_system_allocator()
+        from .allocator import start_again_on_c_allocator
+        start_again_on_c_allocator()
     from .app import start
     return start(tcp=args.tcp, host=args.host)
-
-
-# The server lives long, and its memory comes and goes with the files open. CPython's own
-# allocator for small objects keeps a 1 MiB arena as long as one object in it lives, and the few
-# objects that outlive a wave of work (opening 200 files, closing them) are spread over all of its
-# arenas: closing gave back a tenth of what opening took. With the C library's allocator,
-# malloc_trim returns every free page (lsp.give_back_memory). The choice is made before the
-# interpreter starts, so the server starts itself again with it: the same process (exec).
-SERVER_ALLOCATOR = "malloc"
-
-
-def use_system_allocator() -> None:
-    if os.environ.get("PYTHONMALLOC") or not sys.platform.startswith("linux"):
-        return   # (chosen by the user, or no malloc_trim to give pages back)
-    argv = [sys.executable, *sys.orig_argv[1:]]   # (the interpreter's own options too: -X, -W)
-    sys.stdout.flush()
-    sys.stderr.flush()
-    os.execve(sys.executable, argv, {**os.environ, "PYTHONMALLOC": SERVER_ALLOCATOR})
 
 
 # The analysis makes many small linked records (scopes <-> symbols). With the default thresholds

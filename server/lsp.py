@@ -17,9 +17,7 @@ only).
 from __future__ import annotations
 
 import asyncio
-import ctypes
 import enum
-import functools
 import gc
 import logging
 from collections.abc import Callable, Collection, Generator
@@ -47,6 +45,7 @@ from omp_lsp.analysis.check import (
     pad,
     workspace_context,
 )
+from omp_lsp.server.allocator import give_back_memory
 from omp_lsp.server.config import Config, apply
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
@@ -621,12 +620,3 @@ def _inactive(analysis: FileAnalysis | None) -> list[tuple[int, int]]:
     return [(lines.line_of(a), lines.line_of(b)) for a, b in configuration.inactive]
 
 
-def _malloc_trim() -> Callable[[int], object]:
-    """glibc's malloc_trim: it returns the free pages of the C heap to the system (elsewhere: nothing)."""
-    try:
-        return cast(Callable[[int], object], ctypes.CDLL(None).malloc_trim)
-    except (OSError, AttributeError):
-        return lambda pad: None
-
-
-give_back_memory = functools.partial(_malloc_trim(), 0)
