@@ -11,18 +11,19 @@ process: exec) with `PYTHONMALLOC=malloc` and, when the system has one, jemalloc
 preloaded. The processes it starts (compilers, the user's programs) get the user's environment
 back: the preload is the server's own.
 
-A user who sets `PYTHONMALLOC` chooses: the server is not started again.
+A user who sets `PYTHONMALLOC` chooses: the server is not started again. A user's own
+`LD_PRELOAD` (which may be an allocator of their choice) is kept, and nothing is added to it.
 """
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import sys
+import sysconfig
 from collections.abc import Callable
 
-# (library name for find_library, what it frees with), in order of preference
-PRELOADED = (("jemalloc", "mallctl"), ("mimalloc", "mi_collect"))
+# (name, library, the call it frees with), in order of preference
+PRELOADED = (("jemalloc", "libjemalloc.so.2", "mallctl"), ("mimalloc", "libmimalloc.so.2", "mi_collect"))
 # the environment's LD_PRELOAD before the server started itself again ("" when it had none):
 # present only in the server started again
 USER_PRELOAD = "OMP_LSP_USER_LD_PRELOAD"
@@ -31,11 +32,17 @@ _JEMALLOC_PURGE_ALL = b"arena.4096.purge"
 
 
 def preloadable() -> str | None:
-    """The file name of the first allocator of PRELOADED the system has (None: the C library's)."""
-    for name, _ in PRELOADED:
-        found = ctypes.util.find_library(name)
-        if found:
-            return found
+    """The path of the first allocator of PRELOADED the system has (None: the C library's).
+    Looked up in the system's library folders, not with ctypes.util.find_library, which runs
+    a compiler when the library is missing (tens of ms of every start)."""
+    multiarch = sysconfig.get_config_var("MULTIARCH") or ""
+    folders = [f"/usr/lib/{multiarch}", f"/lib/{multiarch}"] if multiarch else []
+    folders += ["/usr/lib64", "/lib64", "/usr/lib", "/lib", "/usr/local/lib"]
+    for _, library, _ in PRELOADED:
+        for folder in folders:
+            path = os.path.join(folder, library)
+            if os.path.isfile(path):
+                return path
     return None
 
 
@@ -89,7 +96,7 @@ def allocator_name() -> str:
     """The C allocator this process can hand pages back from: jemalloc, mimalloc or malloc (the
     C library's; also what CPython's own allocator takes its arenas from)."""
     program = ctypes.CDLL(None)
-    return next((name for name, symbol in PRELOADED if getattr(program, symbol, None) is not None), "malloc")
+    return next((name for name, _, symbol in PRELOADED if getattr(program, symbol, None) is not None), "malloc")
 
 
 try:
