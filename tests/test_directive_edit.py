@@ -375,3 +375,38 @@ def test_a_begin_declare_target_region_is_bound_again_with_its_new_device_type()
     assert edited.context is not None and fresh.context is not None
     assert file_graph(edited.context).signature() == file_graph(fresh.context).signature()
     assert any(m.device_type == "nohost" and m.symbols[0].name == "z" for m in edited.context.binding.marks)
+
+
+# Three declare variants whose records the comparing rules (OMP306: a variant that is another's
+# base; OMP313: one variant with two construct sets) relate to each other.
+RELATED_VARIANTS = b"""void final_v(int x) {}
+void middle(int x) {}
+void other_v(int x) {}
+#pragma omp declare variant(final_v) match(construct = {target})
+void inner(int x);
+#pragma omp declare variant(other_v) match(construct = {parallel})
+void top(int x);
+#pragma omp declare variant(other_v) match(construct={parallel})
+void side(int x);
+"""
+
+
+@pytest.mark.parametrize(("place", "old", "new", "codes"), [
+    (b"variant(other_v) match(construct = ", b"other_v", b"inner", ["OMP306"]),   # the variant is the first's base
+    (b"construct={parallel}", b"parallel", b"teams", ["OMP313"]),   # other_v now has two construct sets
+])
+def test_edits_that_relate_declare_variants_anew_are_found_as_afresh(place: bytes, old: bytes, new: bytes,
+                                                                    codes: list[str]) -> None:
+    """The records' relation facts are kept per record (declare_variant._relations): the edited
+    one's are made anew, and the rules that compare records find what a fresh analysis finds,
+    and lose it again when the edit is undone."""
+    padded, padding = pad(RELATED_VARIANTS, Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    assert not [f for f in analysis.findings if f.code in ("OMP306", "OMP313")]
+    at = padded.index(place) + place.index(old)
+    for typed, replaced, expected in ((new, old, codes), (old, new, [])):
+        done = reanalyse(analysis, padding, at, at + len(replaced), typed)
+        assert done is not None
+        analysis, padding = done
+        assert [f.code for f in analysis.findings if f.code in ("OMP306", "OMP313")] == expected
+        assert analysis.findings == _analysis(analysis.document.source, Language.C, Options()).findings

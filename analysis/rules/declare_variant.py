@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from functools import partial
+from typing import NamedTuple
 
 from ..directives import traits
 from ..directives.nodes import (
@@ -56,6 +58,8 @@ from ..semantics.variants import (
 )
 from ..syntax.diagnostics import Finding, Fix, Related
 from ..syntax.document import Language, Span
+from ..syntax.reads import unrecorded
+from ..syntax.records import kept_with
 from .registry import rule
 
 # Clauses `begin declare variant` takes (OMP311).
@@ -324,23 +328,61 @@ def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
                           "function", rec.name_span)
 
 
+class _Relation(NamedTuple):
+    """What OMP306 and OMP313 compare of a record with the others'."""
+    based: bool                                  # one of _based's
+    base: FunctionIdentity | None                # its base function's identity
+    variant: FunctionIdentity | None             # its single variant's identity
+    key: tuple[str, tuple[object, ...], int, str] | None   # the variant, specialization included
+    compared: bool                               # OMP313 compares its construct set
+
+
+def _relations(ctx: FileContext) -> list[tuple[VariantDirective, _Relation]]:
+    """Each C/C++ record with its relation facts. They are made from the record alone and the
+    functions' identities, so each record keeps its facts while the lookup tables are the same
+    (an edit of one declare variant makes that record anew and hands the tables on): the rules
+    that compare every record with the others then cost a lookup a record at each edit. (Their
+    read of the whole structure, `ctx.variants`, runs them again after any declare variant edit;
+    the facts' own reads of the record's directive are not recorded.)"""
+    records = _c_records(ctx)
+    if not records:
+        return []
+    variants = ctx.variants
+    tables = variants.__dict__.setdefault("_identities", {})
+
+    def related() -> list[tuple[VariantDirective, _Relation]]:
+        return [(rec, kept_with(rec, "_relation", tables, partial(unrecorded, partial(_relation, rec, variants))))
+                for rec in records]
+    return kept_with(variants, "_relations", records, related)   # (both rules read the same list)
+
+
+def _relation(rec: VariantDirective, variants: Variants) -> _Relation:
+    based = rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros
+    if not based or rec.base is None:
+        return _Relation(False, None, None, None, False)
+    variant = _single_variant(rec, variants)
+    return _Relation(True, variants.identity(rec.base), variants.identity(variant) if variant is not None else None,
+                     _variant_key(rec, variant, variants) if variant is not None else None,
+                     bool(rec.variants) and rec.verdict.ok is not False and rec.name_span is not None
+                     and rec.directive.clause("match") is not None)  # without match: OMP301, the set is not known
+
+
 @rule("OMP306")
 def variant_is_a_base(ctx: FileContext) -> Iterator[Finding]:
-    records = list(_based(ctx))
+    records = [(rec, f) for rec, f in _relations(ctx) if f.based]
     if not records:
         return
-    variants = ctx.variants
-    bases: dict[FunctionIdentity, VariantDirective] = {}
-    for rec, base in records:
-        bases.setdefault(variants.identity(base), rec)
-    for rec, base in records:
-        variant = _single_variant(rec, variants)
-        if variant is None or rec.name_span is None or rec.template_args:
+    bases: dict[FunctionIdentity | None, VariantDirective] = {}
+    for rec, f in records:
+        bases.setdefault(f.base, rec)
+    for rec, f in records:
+        if f.variant is None or rec.name_span is None or rec.template_args:
             continue  # a specialization is not a declared base function
-        ident = variants.identity(variant)
-        other = bases.get(ident)
-        if other is None or ident == variants.identity(base):
+        other = bases.get(f.variant)
+        if other is None or f.variant == f.base:
             continue
+        variant = _single_variant(rec, ctx.variants)
+        assert variant is not None
         yield Finding("OMP306", f"the variant '{rec.name}' is itself the base function of another 'declare variant' "
                       "directive; variants are not chained: name the final variant here", rec.name_span,
                       related=[Related(other.directive.name_span, f"'{variant.name}' is a base function here")])
@@ -797,18 +839,14 @@ def _unsupported_variant(ctx: FileContext, rec: VariantDirective, variants: Vari
 # -- OMP313 --------------------------------------------------------------------------------------
 @rule("OMP313")
 def differing_construct_sets(ctx: FileContext) -> Iterator[Finding]:
-    records = [r for r, _ in _based(ctx) if r.variants and r.verdict.ok is not False and r.name_span is not None
-               and r.directive.clause("match") is not None]  # without match: OMP301, the set is not known
+    records = [(rec, f) for rec, f in _relations(ctx) if f.based and f.compared]
     if len(records) < 2:
         return
-    variants = ctx.variants
     first: dict[tuple[str, tuple[object, ...], int, str], VariantDirective] = {}
-    for rec in records:
-        variant = _single_variant(rec, variants)
-        if variant is None:
+    for rec, f in records:
+        if f.key is None:
             continue
-        ident = _variant_key(rec, variant, variants)
-        prior = first.setdefault(ident, rec)
+        prior = first.setdefault(f.key, rec)
         if prior is rec or prior.selector.construct_key == rec.selector.construct_key:
             continue
         yield Finding("OMP313", f"'{rec.name}' is made a variant here with {_construct(rec)} but with "
