@@ -410,3 +410,52 @@ def test_edits_that_relate_declare_variants_anew_are_found_as_afresh(place: byte
         analysis, padding = done
         assert [f.code for f in analysis.findings if f.code in ("OMP306", "OMP313")] == expected
         assert analysis.findings == _analysis(analysis.document.source, Language.C, Options()).findings
+
+
+# Declarations marked by two directives after their use: OMP117 reports each one's first mark.
+SHARED_MARK = b"""int counter;
+int table[4];
+int use_them(void) { return counter + table[0]; }
+#pragma omp declare target to(counter)
+#pragma omp declare target to(counter, table)
+"""
+
+
+def _index_facts(binding: object, symbols: list[object]) -> tuple[object, ...]:
+    from omp_lsp.analysis.semantics.declare_target import Binding
+    assert isinstance(binding, Binding)
+    return (tuple((i, [(m.directive, m.span) for m in binding.own(i)]) for i in binding.directives),
+            tuple([(m.directive, m.span) for m in binding.of(s)] for s in symbols))   # type: ignore[arg-type]
+
+
+def _after_use(analysis: FileAnalysis) -> list[tuple[int, str]]:
+    return [(analysis.document.lines.line_of(f.span[0]), f.message.split("'")[1]) for f in analysis.findings
+            if f.code == "OMP117"]
+
+
+@pytest.mark.parametrize(("typed", "expected"), [
+    (b"counter1", [(4, "counter"), (4, "table")]),   # the first directive marks nothing: the second is first
+    (b"table", [(3, "table"), (4, "counter")]),      # it marks table: table's first mark moves up
+])
+def test_an_edit_that_changes_which_directive_marks_first_is_found_as_afresh(typed: bytes,
+                                                                            expected: list[tuple[int, str]]) -> None:
+    """The marks of a declaration several directives mark (SHARED_MARKS): an edit of one of them
+    runs OMP117 over every directive again, not the edited one alone; and the binding's indexes,
+    patched by the edit (Binding.indexed_again), equal those of a fresh binding."""
+    padded, padding = pad(SHARED_MARK, Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    assert analysis.context is not None
+    _index_facts(analysis.context.binding, [])   # (the indexes made, to be patched)
+    assert _after_use(analysis) == [(3, "counter"), (4, "table")]
+    at = padded.index(b"to(counter)") + len(b"to(")
+    for typed_now, replaced, found in ((typed, b"counter", expected), (b"counter", typed, [(3, "counter"), (4, "table")])):
+        done = reanalyse(analysis, padding, at, at + len(replaced), typed_now)
+        assert done is not None
+        analysis, padding = done
+        fresh = _analysis(analysis.document.source, Language.C, Options())
+        assert sorted(_after_use(analysis)) == sorted(found)
+        assert analysis.findings == fresh.findings
+        assert analysis.context is not None and fresh.context is not None
+        symbols = [analysis.context.model.named(name)[0] for name in ("counter", "table")]
+        fresh_symbols = [fresh.context.model.named(name)[0] for name in ("counter", "table")]
+        assert _index_facts(analysis.context.binding, symbols) == _index_facts(fresh.context.binding, fresh_symbols)

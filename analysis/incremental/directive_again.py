@@ -11,6 +11,7 @@ from ..semantics.declare_target import (
     BIND_C_MARKS,
     COMMON_MARKS,
     INTERFACE_MARKS,
+    SHARED_MARKS,
     UNDECLARED_MARKS,
     Binding,
     Mark,
@@ -36,11 +37,13 @@ def nohost_marks_changed(old: Binding, new: Binding, i: int) -> bool:
 
 
 def parts_changed(old: Binding, new: Binding, ctx: FileContext, i: int) -> set[str]:
-    """The parts of a Fortran binding (declare_target.BINDING_PARTS, but NOHOST_MARKS) that
-    rebinding directive `i` may have changed: those its own marks, before or after, belong to."""
-    if not ctx.document.language.is_fortran:
-        return set()   # (Fortran rules read them)
+    """The parts of a binding (declare_target.BINDING_PARTS, but NOHOST_MARKS) that rebinding
+    directive `i` may have changed: those its own marks, before or after, belong to."""
     own = [*old.own(i), *new.own(i)]
+    if not ctx.document.language.is_fortran:
+        # (a declaration it marked or marks that another directive marks too: which is first may change)
+        shared = any(m.directive != i for s in {id(s): s for m in own for s in m.symbols}.values() for m in new.of(s))
+        return {SHARED_MARKS} if shared else set()
     out: set[str] = set()
     if any(s.bind_name for m in own for s in m.symbols):
         out.add(BIND_C_MARKS)
@@ -63,7 +66,9 @@ def rebind(old: Binding, ctx: FileContext, i: int) -> Binding:
     kept = [m for m in old.marks if m.directive != i or m.region is not None]
     if at is None:   # it had none: its place is after the marks of the directives before it
         at = next((k for k, m in enumerate(kept) if m.directive > i or m.region is not None), len(kept))
-    return Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
+    new = Binding(kept[:at] + own + kept[at:], old.regions, old.directives)
+    new.indexed_again(old, i, own)
+    return new
 
 
 def bound_again(old: Binding, ctx: FileContext, i: int) -> Binding | None:

@@ -28,6 +28,7 @@ from ..semantics.declare_target import (
     BEGIN_DECLARE_TARGET,
     DECLARE_TARGET,
     ENTER_CLAUSES,
+    SHARED_MARKS,
     Mark,
     indirect_of,
 )
@@ -432,26 +433,30 @@ def conflicting_device_types(ctx: FileContext) -> Iterator[Finding]:
                           related=[Related(prior.span, f"device_type({prior.device_type}) given here")])
 
 
-@rule("OMP117")
+@rule("OMP117", per_directive=True)
 def marked_after_use(ctx: FileContext) -> Iterator[Finding]:
+    """A declaration's first mark (by any directive, a region's included) whose directive comes
+    after a use of it. It reads each directive's own marks and the shared part of the binding:
+    which directive marks a declaration first changes only with the marks of declarations that
+    several directives mark (SHARED_MARKS)."""
     if ctx.document.language.is_fortran or not ctx.has_declare_target:
         return
-    model, binding, directives = ctx.model, ctx.binding, ctx.directives
-    of = binding.of
-    done: set[int] = set()
-    for mark in binding.marks:   # (run again at each edit of a declare target: a plain loop)
-        if mark.item is None or not mark.symbols:
-            continue
-        s = mark.symbols[0]
-        if id(s) in done:
-            continue
-        done.add(id(s))
-        at = mark.directive
-        if next((m for m in of(s) if m.directive < at), None) is not None:
-            continue  # already marked earlier: this directive only repeats it
-        d = directives[at]
-        use = model.first_use(s, (s.name_span[1], d.span[0]))
-        if use is not None:
-            yield Finding("OMP117", f"'{s.name}' is used before this declare target directive marks it; the use "
-                          "may not see the device version (clang: may lead to incorrect results); mark it before "
-                          "its first use", mark.span, related=[Related(use, "first used here")])
+    binding = ctx.binding_part(SHARED_MARKS)
+    assert binding is not None
+    model = ctx.model
+    for at, d, marks in ctx.own_marks():
+        done: set[int] = set()
+        for mark in marks:
+            if mark.item is None or not mark.symbols:
+                continue
+            s = mark.symbols[0]
+            if id(s) in done:
+                continue
+            done.add(id(s))
+            if any(m.directive < at for m in binding.of(s)):
+                continue  # already marked earlier: this directive only repeats it
+            use = model.first_use(s, (s.name_span[1], d.span[0]))
+            if use is not None:
+                yield Finding("OMP117", f"'{s.name}' is used before this declare target directive marks it; the use "
+                              "may not see the device version (clang: may lead to incorrect results); mark it before "
+                              "its first use", mark.span, related=[Related(use, "first used here")])

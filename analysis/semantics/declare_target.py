@@ -93,6 +93,34 @@ class Binding:
             self._of = index
         return self._of.get(id(symbol), [])
 
+    def indexed_again(self, old: Binding, i: int, own: list[Mark]) -> None:
+        """Take `old`'s indexes (`own`, `of`), where they were made, with the marks of directive
+        `i` replaced by `own`, this binding's (which differs from `old` in those alone: an edit
+        rebinds one directive that is not a region's). Building them anew walks every mark at each
+        keystroke."""
+        if old._own is None:
+            return   # (made when first asked, as `of` is then)
+        before = old._own.get(i, [])   # (a region's marks are its begin directive's, never rebound)
+        self._own = dict(old._own)
+        if own:
+            self._own[i] = own
+        else:
+            self._own.pop(i, None)
+        if old._of is None:
+            return
+        index = dict(old._of)
+        for key in {id(s) for m in [*before, *own] for s in m.symbols}:
+            kept = [m for m in index.get(key, []) if m.directive != i or m.region is not None]
+            mine = [m for m in own for s in m.symbols if id(s) == key]
+            # in the order of `marks`: the list marks by directive, then the regions'
+            at = next((k for k, m in enumerate(kept) if m.directive > i or m.region is not None), len(kept))
+            merged = kept[:at] + mine + kept[at:]
+            if merged:
+                index[key] = merged
+            else:
+                index.pop(key, None)
+        self._of = index
+
 
 def device_type_of(d: Directive) -> tuple[str, bool]:
     c = d.clause("device_type")
@@ -170,7 +198,10 @@ INTERFACE_MARKS = "interface marks"
 BIND_C_MARKS = "bind(c) marks"
 COMMON_MARKS = "common block marks"
 UNDECLARED_MARKS = "undeclared marks"
-BINDING_PARTS = frozenset({NOHOST_MARKS, INTERFACE_MARKS, BIND_C_MARKS, COMMON_MARKS, UNDECLARED_MARKS})
+# The part OMP117 reads besides each directive's own marks: the marks of declarations that more
+# than one directive marks (which of them is the first decides where the rule looks).
+SHARED_MARKS = "shared marks"
+BINDING_PARTS = frozenset({NOHOST_MARKS, INTERFACE_MARKS, BIND_C_MARKS, COMMON_MARKS, UNDECLARED_MARKS, SHARED_MARKS})
 
 
 def directive_marks(ctx: FileFacts, model: FileModel, i: int, d: Directive) -> list[Mark]:
