@@ -459,3 +459,20 @@ def test_an_edit_that_changes_which_directive_marks_first_is_found_as_afresh(typ
         symbols = [analysis.context.model.named(name)[0] for name in ("counter", "table")]
         fresh_symbols = [fresh.context.model.named(name)[0] for name in ("counter", "table")]
         assert _index_facts(analysis.context.binding, symbols) == _index_facts(fresh.context.binding, fresh_symbols)
+
+
+def test_a_comment_typed_in_a_directive_s_continuation_line_is_analysed_as_the_compiler_reads_it() -> None:
+    """The build's configuration blanks comments in directive lines, and a continued directive is
+    one line to it: `//` typed into its second line hides the rest of that line (found by the
+    random edits above)."""
+    real = b"#pragma omp target teams distribute parallel for \\\n   map(to: a)\n"
+    padded, padding = pad(real, Language.C)
+    analysis = _analysis(padded, Language.C, Options())
+    at = padding.to_padded(real.index(b"a)\n") + 2)   # (the clauses stay: only the text read differs)
+    done = reanalyse(analysis, padding, at, at, b"// to(b)")
+    if done is not None:
+        analysis, padding = done
+    edited = real.replace(b"a)\n", b"a)// to(b)\n")
+    assert done is None or analysis.document.source == _analysis(_padded(edited, padding), Language.C,
+                                                                  Options()).document.source
+    assert done is None   # (the configuration decided again: the file afresh)

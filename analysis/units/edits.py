@@ -26,6 +26,26 @@ def _line_bounds(source: bytes, start: int, end: int) -> Span:
     return source.rfind(b"\n", 0, start) + 1, len(source) if hi < 0 else hi
 
 
+def _spliced_bounds(source: bytes, start: int, end: int) -> Span:
+    """`_line_bounds`, from the first line of the logical line holding `start`: a directive
+    continued over several lines is one line to the preprocessor, whose comments it blanks."""
+    lo, hi = _line_bounds(source, start, end)
+    while lo > 0:
+        k = lo - 2   # (the last byte of the line before, its newline at lo - 1)
+        while k >= 0 and source[k] in b" \t\r":
+            k -= 1
+        if k < 0 or source[k] != 0x5C:   # (a backslash)
+            break
+        lo = source.rfind(b"\n", 0, k) + 1
+    return lo, hi
+
+
+def _joined(text: bytes) -> bytes:
+    """Lines with their splices removed (a comment in a directive's continuation line is on the
+    `#` line for `_DIRECTIVE_COMMENT`)."""
+    return re.sub(rb"\\[ \t]*\r?\n", b"", text) if b"\\" in text else text
+
+
 def _risky(text: bytes, following: bytes) -> bool:
     """Whether these lines may decide which lines are preprocessor lines or what is blanked in
     them: one is (not a `#pragma`), one is a directive line with a comment (blanked), a comment
@@ -59,11 +79,11 @@ def touches_configuration(configuration: Configuration | None, source: bytes, at
     change what `configuration` decided, or lies in text it blanked."""
     if configuration is not None and configuration.blanks and _meets(configuration.blanks, at, end):
         return True
-    lo, hi = _line_bounds(source, at, end)
+    lo, hi = _spliced_bounds(source, at, end)
     if configuration is not None and configuration.comments and _meets(configuration.comments, lo, hi):
         return True   # a comment in the edited directive line: an edit may make it code, or a string
     following = _next_line(source, hi)
-    return _risky(source[lo:hi], following) or _risky(source[lo:at] + text + source[end:hi], following)
+    return _risky(_joined(source[lo:hi]), following) or _risky(_joined(source[lo:at] + text + source[end:hi]), following)
 
 
 def edits_preprocessor_lines(old: bytes, new: bytes, edit: ByteEdit) -> bool:
