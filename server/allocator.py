@@ -76,27 +76,24 @@ def restore_user_environment() -> None:
     os.environ.pop("PYTHONMALLOC", None)   # (the server's: the user had none)
 
 
-def _give_back() -> Callable[[], object]:
-    """The call that hands the allocator's free pages back to the system, for the allocator
-    this process runs on (nothing where none is known)."""
-    program = ctypes.CDLL(None)
-    mallctl = getattr(program, "mallctl", None)
-    if mallctl is not None:   # jemalloc
-        return lambda: mallctl(_JEMALLOC_PURGE_ALL, None, None, None, ctypes.c_size_t(0))
-    mi_collect = getattr(program, "mi_collect", None)
-    if mi_collect is not None:   # mimalloc
-        return lambda: mi_collect(ctypes.c_bool(True))
-    malloc_trim = getattr(program, "malloc_trim", None)
-    if malloc_trim is not None:   # the C library's
-        return lambda: malloc_trim(ctypes.c_size_t(0))
-    return lambda: None
-
-
 def allocator_name() -> str:
     """The C allocator this process can hand pages back from: jemalloc, mimalloc or malloc (the
     C library's; also what CPython's own allocator takes its arenas from)."""
     program = ctypes.CDLL(None)
     return next((name for name, _, symbol in PRELOADED if getattr(program, symbol, None) is not None), "malloc")
+
+
+def _give_back() -> Callable[[], object]:
+    """The call that hands the free pages of the allocator this process runs on back to the
+    system (nothing where none is known)."""
+    program = ctypes.CDLL(None)
+    name = allocator_name()
+    if name == "jemalloc":
+        return lambda: program.mallctl(_JEMALLOC_PURGE_ALL, None, None, None, ctypes.c_size_t(0))
+    if name == "mimalloc":
+        return lambda: program.mi_collect(ctypes.c_bool(True))
+    malloc_trim = getattr(program, "malloc_trim", None)   # (the C library's: glibc has it)
+    return (lambda: malloc_trim(ctypes.c_size_t(0))) if malloc_trim is not None else (lambda: None)
 
 
 try:

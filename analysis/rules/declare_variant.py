@@ -111,11 +111,9 @@ def _c_records(ctx: FileContext) -> list[VariantDirective]:
     return ctx.variants.directives
 
 
-def _based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
-    """Directives with their base function, written without macros."""
-    for rec in _c_records(ctx):
-        if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros:
-            yield rec, rec.base
+def _is_based(rec: VariantDirective) -> bool:
+    """A directive with its base function, written without macros."""
+    return rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros
 
 
 def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirective]:
@@ -126,9 +124,9 @@ def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirec
 
 
 def _own_based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
-    """_based, one directive at a time (_own_records)."""
+    """The directives with their base function (`_is_based`), one directive at a time (_own_records)."""
     for rec in _own_records(ctx):
-        if rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros:
+        if _is_based(rec) and rec.base is not None:
             yield rec, rec.base
 
 
@@ -330,7 +328,7 @@ def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
 
 class _Relation(NamedTuple):
     """What OMP306 and OMP313 compare of a record with the others'."""
-    based: bool                                  # one of _based's
+    based: bool                                  # _is_based
     base: FunctionIdentity | None                # its base function's identity
     variant: FunctionIdentity | None             # its single variant's identity
     key: tuple[str, tuple[object, ...], int, str] | None   # the variant, specialization included
@@ -357,8 +355,7 @@ def _relations(ctx: FileContext) -> list[tuple[VariantDirective, _Relation]]:
 
 
 def _relation(rec: VariantDirective, variants: Variants) -> _Relation:
-    based = rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros
-    if not based or rec.base is None:
+    if not _is_based(rec) or rec.base is None:
         return _Relation(False, None, None, None, False)
     variant = _single_variant(rec, variants)
     return _Relation(True, variants.identity(rec.base), variants.identity(variant) if variant is not None else None,
