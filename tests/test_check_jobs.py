@@ -134,6 +134,31 @@ def test_one_file_pays_no_pool_start_up(tmp_path: Path, files: int, forks: bool)
     assert (int(children_rss) > 0) is forks
 
 
+COLLECTS = textwrap.dedent("""\
+    import gc, sys
+    from omp_lsp.server.cli import main
+    status = main(["--check", "--no-config", sys.argv[1]], own_process=sys.argv[2] == "own")
+    print(status, gc.isenabled(), file=sys.stderr)
+""")
+
+
+@pytest.mark.parametrize("size,own,collects", [("small", "own", False), ("small", "call", True),
+                                               ("large", "own", True)])
+def test_a_check_that_exits_when_done_collects_no_garbage_as_its_workers(tmp_path: Path, size: str, own: str,
+                                                                         collects: bool) -> None:
+    """A program that checks at most a worker's batch of source and exits collects nothing (a
+    collection of a 10,000-line file's analysis cost a twentieth of its check); a larger check,
+    or a call from Python that goes on, keeps the collector."""
+    from omp_lsp.server.check_jobs import BATCH_BYTES
+    text = QUIET.format(n=0)
+    if size == "large":
+        text += "/* padding */\n" * (BATCH_BYTES // 14 + 1)
+    (tmp_path / "a.c").write_text(text)
+    r = subprocess.run([sys.executable, "-c", COLLECTS, str(tmp_path / "a.c"), own], capture_output=True, text=True,
+                       timeout=300)
+    assert r.stderr.split()[-2:] == ["0", str(collects)], r.stderr
+
+
 def test_bad_numbers_of_jobs_are_usage_errors(tmp_path: Path) -> None:
     (tmp_path / "a.c").write_text(CALLEE)
     for value in ("0", "-2", "many"):
