@@ -107,8 +107,9 @@ def analyze(document: Document, options: Options | None = None, path: str = "", 
 
 def analysis_steps(document: Document, options: Options | None = None, path: str = "",
                    trace: bool = False, unit: Unit | None = None,
-                   previous: Document | None = None) -> Generator[None, None, FileAnalysis]:
-    """`analyze` in steps: it yields after parsing and after each rule (see `rules.rule_steps`).
+                   previous: Document | None = None) -> Generator[FileContext | None, None, FileAnalysis]:
+    """`analyze` in steps: it yields the file's context after parsing (its program model not
+    built yet: a caller may time the phases), then None after each rule (see `rules.rule_steps`).
     `trace`: keep what `directive_edit` needs to re-analyse one edited directive; `previous`: the
     document an earlier analysis of the file read (its tree is reparsed where the texts differ)."""
     options = options or Options()
@@ -124,7 +125,7 @@ def analysis_steps(document: Document, options: Options | None = None, path: str
         internal.append(f"internal error in block structure: {type(err).__name__}: {err}")
         structure = Structure()
     context = FileContext(document, directives, structure, options.openmp_version, path, macros, configuration)
-    yield
+    yield context
     run = yield from rule_steps(context, options.disabled, trace)
     findings.extend(run.findings)
     internal.extend(run.internal_errors)

@@ -8,9 +8,10 @@ each file's names its own: the check_speed units), then
   `clang-22 -fopenmp -fsyntax-only` and `flang-22 -fopenmp -fsyntax-only` on every file, one
   after the other (as one core of a build would; `--no-compilers` skips them);
 - runs the same check in this process phase by phase, printing each phase's time and the RSS
-  after it: read (the files' bytes), parse (tree-sitter), file analysis (directives, program
-  model, per-file rules), summaries (each file's facts for the device graph and the cross-file
-  rules, after which its analysis is dropped), cross-file (the device graph and the rules).
+  after it: read (the files' bytes), parse (tree-sitter), directives (read, and their block
+  structure), model (the program model), rules (the per-file rules), call graph (each file's
+  references and its facts for the device graph and the cross-file rules, after which its
+  analysis is dropped), cross-file (the device graph and the rules).
 
     python bench/workspace_check.py [--files 100] [--lines 10000] [--keep DIR] [--no-compilers] [-j N]
 
@@ -114,10 +115,23 @@ def _peak_mb() -> int:
 
 
 def phases(paths: list[Path]) -> None:
-    """The check with one job (server/check_jobs.py), in this process, phase by phase: each
-    group of files is parsed, analysed and summarised, and its analyses dropped, before the next."""
-    from omp_lsp.analysis.check import Build, Document, Options, analyze_files, cross_file_results, include_groups
-    from omp_lsp.analysis.check import language_for_path, result_of
+    """The check with one job (server/check_jobs.py), in this process, phase by phase: each file
+    is parsed, analysed and summarised, and its analysis dropped, before the next. The phases:
+    read (the files' bytes), parse (tree-sitter), directives (the directives read and their
+    block structure), model (the program model), rules (the per-file rules), call graph (each
+    file's references and the summary the cross-file rules read), cross-file (the device graph
+    and the cross-file rules)."""
+    from omp_lsp.analysis.check import (
+        Build,
+        Document,
+        Options,
+        analysis_steps,
+        cross_file_results,
+        drain,
+        include_groups,
+        language_for_path,
+        result_of,
+    )
     from omp_lsp.server.cli import GC_THRESHOLDS
     gc.set_threshold(*GC_THRESHOLDS)
     options = Options()
@@ -135,24 +149,33 @@ def phases(paths: list[Path]) -> None:
         language = language_for_path(path)
         assert language is not None
         documents[path] = Document(text, language)
-    spent = {"parse": 0.0, "file analysis": 0.0, "summaries": 0.0}
+    spent = dict.fromkeys(("parse", "directives", "model", "rules", "call graph"), 0.0)
     results = {}
     for group in include_groups(documents, Build()):
+        # (the generated files include nothing: each is its own translation unit, analysed alone)
+        assert len(group) == 1, group
+        path = group[0]
         start = time.perf_counter()
-        fresh = {p: Document(documents[p].source, documents[p].language, lines=documents[p].lines) for p in group}
-        for document in fresh.values():
-            document.tree   # (Fortran's free form too)
+        fresh = Document(documents[path].source, documents[path].language, lines=documents[path].lines)
+        if not fresh.language.is_fortran:   # (a check reads Fortran without tree-sitter: the text is scanned)
+            fresh.tree
         spent["parse"] += time.perf_counter() - start
         start = time.perf_counter()
-        analyses = analyze_files(fresh, options)
-        spent["file analysis"] += time.perf_counter() - start
+        steps = analysis_steps(fresh, options, path)
+        context = next(steps)
+        spent["directives"] += time.perf_counter() - start
+        assert context is not None
         start = time.perf_counter()
-        for path, analysis in analyses.items():
-            results[path] = result_of(path, analysis, True)
-            if analysis.context is not None:
-                analysis.context.release()
-        spent["summaries"] += time.perf_counter() - start
-        del analyses, fresh
+        context.model
+        spent["model"] += time.perf_counter() - start
+        start = time.perf_counter()
+        analysis = drain(steps)
+        spent["rules"] += time.perf_counter() - start
+        start = time.perf_counter()
+        results[path] = result_of(path, analysis, True)
+        context.release()
+        spent["call graph"] += time.perf_counter() - start
+        del analysis, context, steps, fresh
     for name, seconds in spent.items():
         phase(name, seconds)
     start = time.perf_counter()

@@ -391,7 +391,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         if not state.closed:
             self.publish_all(state.uri)
 
-    async def steps(self, steps: Generator[None, None, T], wanted: Callable[[], bool]) -> T | _Failed | None:
+    async def steps(self, steps: Generator[object, None, T], wanted: Callable[[], bool]) -> T | _Failed | None:
         """Run analysis steps, serving other messages between them: the result, None when it is no
         longer `wanted`, `_FAILED` when the analysis raised (a bug, logged)."""
         try:

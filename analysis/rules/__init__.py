@@ -55,7 +55,7 @@ class RuleRun:
     traces: dict[Rule[RuleFunc], RuleTrace] | None = None   # by rule (names repeat: C and Fortran), when asked for
 
 
-def drain(steps: Generator[None, None, T]) -> T:
+def drain(steps: Generator[object, None, T]) -> T:
     """Run steps (see `rule_steps`) to the end and return their result."""
     while True:
         try:
