@@ -116,7 +116,8 @@ def _peak_mb() -> int:
 
 def phases(paths: list[Path]) -> None:
     """The check with one job (server/check_jobs.py), in this process, phase by phase: each file
-    is parsed, analysed and summarised, and its analysis dropped, before the next. The phases:
+    is parsed, analysed and summarised, and its analysis dropped, before the next, without the
+    cycle collector, as in a worker (its garbage is collected between files, not timed). The phases:
     read (the files' bytes), parse (tree-sitter), directives (the directives read and their
     block structure), model (the program model), rules (the per-file rules), call graph (each
     file's references and the summary the cross-file rules read), cross-file (the device graph
@@ -136,6 +137,7 @@ def phases(paths: list[Path]) -> None:
     gc.set_threshold(*GC_THRESHOLDS)
     options = Options()
     rows: list[tuple[str, float]] = []
+    collecting = 0.0
 
     def phase(name: str, seconds: float) -> None:
         rows.append((name, seconds))
@@ -155,6 +157,8 @@ def phases(paths: list[Path]) -> None:
         # (the generated files include nothing: each is its own translation unit, analysed alone)
         assert len(group) == 1, group
         path = group[0]
+        # (as in a worker, which collects nothing: it exits when its batch is done)
+        gc.disable()
         start = time.perf_counter()
         fresh = Document(documents[path].source, documents[path].language, lines=documents[path].lines)
         if not fresh.language.is_fortran:   # (a check reads Fortran without tree-sitter: the text is scanned)
@@ -176,8 +180,13 @@ def phases(paths: list[Path]) -> None:
         context.release()
         spent["call graph"] += time.perf_counter() - start
         del analysis, context, steps, fresh
+        start = time.perf_counter()
+        gc.enable()
+        gc.collect()   # (what a worker's exit frees)
+        collecting += time.perf_counter() - start
     for name, seconds in spent.items():
         phase(name, seconds)
+    print(f"  ({collecting:.2f} s collecting the garbage of each file: a check's workers exit instead)")
     start = time.perf_counter()
     found = cross_file_results(results, options, None, lambda path: {})
     phase("cross-file", time.perf_counter() - start)
