@@ -1,6 +1,6 @@
 """File names and messages made safe for each output: one printable line (the gcc format, the
-text tables and reports), valid Unicode (JSON), a percent-encoded URI path (SARIF), a shell word
-(the build commands a report prints).
+text tables and reports), valid Unicode (JSON), a percent-encoded URI path (SARIF, and the server's
+URIs of names that are not UTF-8), a shell word (the build commands a report prints).
 
 A POSIX file name is bytes: Python holds the bytes that are not UTF-8 as lone surrogates
 (U+DC80-U+DCFF, `surrogateescape`), which strict JSON parsers and UTF-8 encoders refuse, and a
@@ -58,6 +58,17 @@ def uri_path(path: str) -> str:
     unreserved character percent-encoded (`bad%FF.c`, `new%0Aline.c`)."""
     from urllib.parse import quote  # SARIF's alone: `omp-lsp run` starts without it
     return quote(os.fsencode(path))
+
+
+def file_uri(path: str) -> str:
+    """The server's URI of a file: pygls' (the form clients compare with theirs), or for a name
+    that is not UTF-8, which pygls cannot encode (it raised, and no diagnostic related to that
+    file was published), its bytes percent-encoded; a path that is not absolute stands as it is."""
+    from pygls.uris import from_fs_path  # the server's alone: a check starts without pygls
+    try:
+        return from_fs_path(path) or path
+    except UnicodeEncodeError:
+        return "file://" + uri_path(path) if os.path.isabs(path) else path
 
 
 def _ansi_c(match: re.Match[str]) -> str:

@@ -47,13 +47,13 @@ from omp_lsp.analysis.check import (
 )
 from omp_lsp.server.allocator import give_back_memory
 from omp_lsp.server.config import Config, apply
+from omp_lsp.server.escaping import file_uri
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
 from omp_lsp.server.units import TranslationUnits
 from omp_lsp.server.workspace_index import MAX_ANALYSED_BYTES, OnDisk, WorkspaceIndex
 from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path
 
 from omp_lsp import __version__
 
@@ -510,7 +510,7 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         analysis = self.analyses.get(path)
         if analysis is None:
             return None
-        return lsp.Location(from_fs_path(path) or path, self.to_range(analysis.document, span))
+        return lsp.Location(file_uri(path), self.to_range(analysis.document, span))
 
     def to_range(self, doc: Document, span: Span) -> lsp.Range:
         start = doc.lines.position(span[0], self.encoding)

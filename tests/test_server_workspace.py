@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -145,6 +146,37 @@ async def test_gitignored_files_are_not_indexed(ignoring_client: LanguageClient)
     diags = await wait_diagnostics(ignoring_client, main, 1)
     # kernels.f90 is not read: only kern_e's mismatch (its definition is in main.f90) remains
     assert sorted(d.range.start.line for d in diags if d.code == "OMP155") == [21]
+
+
+# kernels.f90 under a name whose bytes are not UTF-8 (Latin-1 'é'): Linux file names are bytes
+LATIN1_NAME = b"kern\xe9ls.f90"
+
+
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),
+                    params=PROFILES)
+async def latin1_client(lsp_client: LanguageClient, tmp_path: Path, request: pytest.FixtureRequest):
+    folder = tmp_path / "ws"
+    shutil.copytree(CASE, folder)
+    os.rename(folder / "kernels.f90", os.path.join(os.fsencode(folder), LATIN1_NAME))
+    await _start(lsp_client, folder, request.param)
+    await wait_indexed(lsp_client)
+    yield
+    await lsp_client.shutdown_session()
+
+
+async def test_related_information_in_a_file_whose_name_is_not_utf8(latin1_client: LanguageClient) -> None:
+    """The other file's findings still reach this one, their related information pointing into
+    it by its name's bytes, percent-encoded (as a file URI of any name is written)."""
+    folder: Path = latin1_client.folder  # type: ignore[attr-defined]
+    main = _open(latin1_client, folder / "main.f90")
+    diags = await wait_diagnostics(latin1_client, main, 1)
+    assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
+    kern_a = next(d for d in diags if d.range.start.line == 6)
+    assert kern_a.related_information
+    where = kern_a.related_information[0].location
+    assert where.uri == Path(os.fsdecode(os.path.join(os.fsencode(folder), LATIN1_NAME))).as_uri()
+    assert where.uri.endswith("/kern%E9ls.f90")
+    assert where.range.start.line == 2
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=[sys.executable, "-m", "omp_lsp", "--stdio"]),

@@ -29,8 +29,8 @@ from omp_lsp.codegen.places import main_program
 from omp_lsp.codegen.toolchains import discover, found_names, pick
 from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
 from pygls.lsp.server import LanguageServer
-from pygls.uris import from_fs_path
 
+from ..escaping import file_uri
 from ..progress import begin_progress, end_progress, on_cancel
 from ..protocol import OmpProtocol
 from ..run_command import LANGUAGES, entry_flags, report_json, write_text
@@ -249,7 +249,7 @@ def _publish(ls: OmpLanguageServer, state: OpenDocument, report: Report) -> None
         if not per_file:
             del ls.build_diagnostics[path]
         if ls.open_at(path) is None:
-            uri = from_fs_path(path) or path
+            uri = file_uri(path)
             ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(
                 uri=uri, diagnostics=[d for built in per_file.values() for d in built]))
             (ls.build_pushed.add if per_file else ls.build_pushed.discard)(uri)
@@ -277,7 +277,7 @@ def _location(ls: OmpLanguageServer, path: str, line: int, column: int, end_line
         from omp_lsp.analysis.check import read_regular_file
         from omp_lsp.server.config import DEFAULT_MAX_FILE_MB
         try:
-            lines, uri = LineIndex(read_regular_file(path, int(DEFAULT_MAX_FILE_MB * 1e6))), from_fs_path(path) or path
+            lines, uri = LineIndex(read_regular_file(path, int(DEFAULT_MAX_FILE_MB * 1e6))), file_uri(path)
         except OSError:
             return None
     start = lines.offset(line - 1, column - 1, "utf-32")
