@@ -1,6 +1,6 @@
 """File names and messages made safe for each output: one printable line (the gcc format, the
 text tables and reports), valid Unicode (JSON), a percent-encoded URI path (SARIF, and the server's
-URIs of names that are not UTF-8), a shell word (the build commands a report prints).
+URIs of names that are not UTF-8, read back as the same bytes), a shell word (the build commands a report prints).
 
 A POSIX file name is bytes: Python holds the bytes that are not UTF-8 as lone surrogates
 (U+DC80-U+DCFF, `surrogateescape`), which strict JSON parsers and UTF-8 encoders refuse, and a
@@ -69,6 +69,18 @@ def file_uri(path: str) -> str:
         return from_fs_path(path) or path
     except UnicodeEncodeError:
         return "file://" + uri_path(path) if os.path.isabs(path) else path
+
+
+def file_path(uri: str) -> str:
+    """The path of a client's URI, `file_uri`'s inverse: pygls' reading, or where its
+    percent-escapes are bytes that are not UTF-8 (which pygls reads as U+FFFD: another name
+    than the file's), those bytes as the file system's name."""
+    from pygls.uris import to_fs_path
+    path = to_fs_path(uri) or uri
+    if "\ufffd" in path and uri.startswith("file:///"):
+        from urllib.parse import unquote_to_bytes, urlsplit
+        return os.fsdecode(unquote_to_bytes(urlsplit(uri).path))
+    return path
 
 
 def _ansi_c(match: re.Match[str]) -> str:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from lsprotocol import types as lsp
 from omp_lsp.analysis.check import Document, analyze, dataclass, summarized
 from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
+from omp_lsp.server.escaping import file_path
 from omp_lsp.server.progress import begin_progress
 from omp_lsp.server.sources import (
     Excludes,
@@ -21,7 +22,6 @@ from omp_lsp.server.sources import (
     read_document,
     walk,
 )
-from pygls.uris import to_fs_path
 
 if TYPE_CHECKING:
     from omp_lsp.analysis.check import CompileDatabase, FileAnalysis, Language, Options, Unit
@@ -140,7 +140,7 @@ class WorkspaceIndex(_Server):
 
     @staticmethod
     def path_of(uri: str) -> str:
-        return to_fs_path(uri) or uri
+        return file_path(uri)
 
     def roots(self) -> list[str]:
         roots = [self.path_of(f.uri) for f in self.workspace.folders.values()]

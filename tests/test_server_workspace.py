@@ -280,3 +280,18 @@ async def test_a_project_file_or_compile_commands_changed_on_disk_is_read_again(
     client.workspace_did_change_watched_files(lsp.DidChangeWatchedFilesParams(
         [lsp.FileEvent(from_fs_path(str(folder / ".omp-lsp.toml")) or "", lsp.FileChangeType.Deleted)]))
     await changed("compile_commands.json", lsp.FileChangeType.Created, ["OMP007"], "5.0")
+
+
+async def test_a_file_whose_name_is_not_utf8_opened_is_the_indexed_file(latin1_client: LanguageClient) -> None:
+    """Opened, the file is the one the index read from disk (its name's bytes decoded from the
+    URI's percent-escapes), not a second file beside it."""
+    folder: Path = latin1_client.folder  # type: ignore[attr-defined]
+    other = Path(os.fsdecode(os.path.join(os.fsencode(folder), LATIN1_NAME)))
+    uri = other.as_uri()
+    latin1_client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        lsp.TextDocumentItem(uri=uri, language_id="fortran", version=1, text=other.read_bytes().decode())))
+    await wait_diagnostics(latin1_client, uri, 1)
+    main = _open(latin1_client, folder / "main.f90")
+    diags = await wait_diagnostics(latin1_client, main, 1)
+    assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
+    assert {r.location.uri for d in diags for r in d.related_information or []} <= {uri, main}

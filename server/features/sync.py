@@ -15,7 +15,6 @@ from omp_lsp.analysis.check import (
     language_for_path,
 )
 from omp_lsp.server.open_documents import OpenDocument
-from pygls.uris import to_fs_path
 from pygls.workspace import TextDocument
 
 if TYPE_CHECKING:
@@ -29,7 +28,7 @@ def register(server: OmpLanguageServer) -> None:
     def did_open(ls: OmpLanguageServer, params: lsp.DidOpenTextDocumentParams) -> None:
         item = params.text_document
         path = ls.path_of(item.uri)
-        language = language_for_id(item.language_id, to_fs_path(item.uri) or item.uri) or language_for_path(path)
+        language = language_for_id(item.language_id, path) or language_for_path(path)
         if language is None:
             return
         previous = ls.open.pop(item.uri, None)
