@@ -67,15 +67,20 @@ def _open(client: LanguageClient, path: Path, version: int = 1) -> str:
     return uri
 
 
-async def test_closed_files_of_the_folder_take_part_in_cross_file_rules(client: LanguageClient) -> None:
-    folder: Path = client.folder  # type: ignore[attr-defined]
+async def _kern_a_related(client: LanguageClient, folder: Path) -> lsp.Location:
+    """main.f90 opened: its three OMP155 findings, and where kern_a's related information points."""
     main = _open(client, folder / "main.f90")
     diags = await wait_diagnostics(client, main, 1)
     assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
     kern_a = next(d for d in diags if d.range.start.line == 6)
-    # related information points into the other (closed) file, with its own positions
     assert kern_a.related_information
-    where = kern_a.related_information[0].location
+    return kern_a.related_information[0].location
+
+
+async def test_closed_files_of_the_folder_take_part_in_cross_file_rules(client: LanguageClient) -> None:
+    folder: Path = client.folder  # type: ignore[attr-defined]
+    # related information points into the other (closed) file, with its own positions
+    where = await _kern_a_related(client, folder)
     assert where.uri == from_fs_path(str(folder / "kernels.f90"))
     assert where.range.start.line == 2
 
@@ -168,12 +173,7 @@ async def test_related_information_in_a_file_whose_name_is_not_utf8(latin1_clien
     """The other file's findings still reach this one, their related information pointing into
     it by its name's bytes, percent-encoded (as a file URI of any name is written)."""
     folder: Path = latin1_client.folder  # type: ignore[attr-defined]
-    main = _open(latin1_client, folder / "main.f90")
-    diags = await wait_diagnostics(latin1_client, main, 1)
-    assert sorted((d.code, d.range.start.line) for d in diags) == [("OMP155", 6), ("OMP155", 10), ("OMP155", 21)]
-    kern_a = next(d for d in diags if d.range.start.line == 6)
-    assert kern_a.related_information
-    where = kern_a.related_information[0].location
+    where = await _kern_a_related(latin1_client, folder)
     assert where.uri == Path(os.fsdecode(os.path.join(os.fsencode(folder), LATIN1_NAME))).as_uri()
     assert where.uri.endswith("/kern%E9ls.f90")
     assert where.range.start.line == 2
