@@ -1,7 +1,8 @@
 """`omp-lsp run FILE`: build a file for the host and for a device, run both, and report.
 
 Exit status 0 when both builds and both runs succeed with the same output, 1 otherwise, 2 for a
-usage error (no such file, a language omp-lsp does not know, no toolchain by the given name).
+usage error (no such file, or not a regular file; a language omp-lsp does not know; no toolchain
+by the given name).
 """
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from omp_lsp.analysis.check import (
     find_compile_commands,
     language_for_path,
     load_compile_commands,
+    require_regular_file,
 )
 from omp_lsp.codegen import supervision
 from omp_lsp.codegen.build_and_run import Report, build_and_run
@@ -105,8 +107,12 @@ def _stop(number: int, _frame: object) -> None:
 
 def _build_and_run(args: argparse.Namespace) -> Report:
     path = os.path.abspath(args.file)
-    if not os.path.isfile(path):
-        raise RunUsageError(f"{args.file}: no such file")
+    try:
+        require_regular_file(os.stat(path).st_mode, path)   # (a named pipe would block the compilers)
+    except FileNotFoundError:
+        raise RunUsageError(f"{args.file}: no such file") from None
+    except OSError as err:
+        raise RunUsageError(f"{args.file}: cannot read: {err.strerror}") from None
     language = language_for_path(path)
     if language not in LANGUAGES:
         raise RunUsageError(f"{args.file}: not a C, C++ or Fortran file")

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import ast
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -95,6 +96,8 @@ def test_the_compile_command_gives_the_builds_its_macros_with_values_include_fol
 
 @pytest.mark.parametrize("argv, message", [
     (["missing.c"], "no such file"),
+    (["fifo.c"], "cannot read: not a regular file (a named pipe)"),
+    (["folder.c"], "cannot read: not a regular file (a directory)"),
     (["README.md"], "not a C, C++ or Fortran file"),
     (["{src}", "--toolchain", "icx"], "no toolchain named icx"),
     (["{src}", "--timeout", "0"], "--timeout must be positive"),
@@ -104,6 +107,8 @@ def test_usage_errors_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str],
     source = tmp_path / "p.c"
     source.write_text(PROGRAM)
     (tmp_path / "README.md").write_text("# not code\n")
+    os.mkfifo(tmp_path / "fifo.c")
+    (tmp_path / "folder.c").mkdir()
     args = [str(source) if a == "{src}" else str(tmp_path / a) if a.endswith((".c", ".md")) else a for a in argv]
     code, out, err = _run(args, capsys)
     assert code == 2 and message in err and out == ""
