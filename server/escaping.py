@@ -1,6 +1,7 @@
 """File names and messages made safe for each output: one printable line (the gcc format, the
 text tables and reports), valid Unicode (JSON), a percent-encoded URI path (SARIF, and the server's
-URIs of names that are not UTF-8, read back as the same bytes), a shell word (the build commands a report prints).
+URIs of names that are not UTF-8, read back as the same bytes), a shell word (the build commands
+a report prints).
 
 A POSIX file name is bytes: Python holds the bytes that are not UTF-8 as lone surrogates
 (U+DC80-U+DCFF, `surrogateescape`), which strict JSON parsers and UTF-8 encoders refuse, and a

@@ -104,15 +104,19 @@ _LITERAL = re.compile(r"[-+]?\s*\d+")
 # ---------------------------------------------------------------------------------------------
 
 def _targets(ctx: FileContext) -> list[tuple[int, Directive]]:
-    """Target constructs (plain and combined) that no macro stands in for (nor lies in a #define,
-    where neither the scope nor the position of its expansion is known). Found once per file:
-    every rule here asks."""
+    """Target constructs (plain and combined) that are `_as_written`. Found once per file: every
+    rule here asks."""
     found = ctx.__dict__.get("_target_constructs")
     if found is None:   # (from the index by name: an edit of one directive hands that on, not this)
         names = [name for name in ctx.directive_names() if is_target_region_name(name)]
-        found = ctx.__dict__["_target_constructs"] = [
-            (i, d) for i, d in ctx.directives_named(*names) if not d.uses_macros and not d.raw.in_macro]
+        found = ctx.__dict__["_target_constructs"] = [(i, d) for i, d in ctx.directives_named(*names) if _as_written(d)]
     return found
+
+
+def _as_written(d: Directive) -> bool:
+    """No macro stands in for part of the directive, nor does it lie in a #define (where neither
+    the scope nor the position of its expansion is known)."""
+    return not d.uses_macros and not d.raw.in_macro
 
 
 def _combined(d: Directive) -> bool:
@@ -483,7 +487,7 @@ def map_item_not_storage(ctx: FileContext) -> Iterator[Finding]:
     # (the target constructs of _targets, and the data ones: each checked with the clauses it has)
     kinds = [*(name for name in ctx.directive_names() if is_target_region_name(name)), *_MAPPING_DIRECTIVES,
              "target update"]
-    for _, d in ctx.each_directive_named(kinds, lambda d: not d.uses_macros and not d.raw.in_macro):
+    for _, d in ctx.each_directive_named(kinds, _as_written):
         names = _MOTION_CLAUSES if d.name == "target update" else ("map",)
         for c in d.clauses_named(*names):
             for item in c.items:
