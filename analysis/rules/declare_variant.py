@@ -111,9 +111,9 @@ def _c_records(ctx: FileContext) -> list[VariantDirective]:
     return ctx.variants.directives
 
 
-def _is_based(rec: VariantDirective) -> bool:
-    """A directive with its base function, written without macros."""
-    return rec.base is not None and rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros
+def _written_base(rec: VariantDirective) -> Symbol | None:
+    """The directive's base function, when the function follows it and no macro is in it."""
+    return rec.base if rec.placement == FUNCTION_FOLLOWS and not rec.directive.uses_macros else None
 
 
 def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirective]:
@@ -124,10 +124,11 @@ def _own_records(ctx: FileContext, c_only: bool = True) -> Iterator[VariantDirec
 
 
 def _own_based(ctx: FileContext) -> Iterator[tuple[VariantDirective, Symbol]]:
-    """The directives with their base function (`_is_based`), one directive at a time (_own_records)."""
+    """The directives with their base function (`_written_base`), one directive at a time (_own_records)."""
     for rec in _own_records(ctx):
-        if _is_based(rec) and rec.base is not None:
-            yield rec, rec.base
+        base = _written_base(rec)
+        if base is not None:
+            yield rec, base
 
 
 def _single_variant(rec: VariantDirective, variants: Variants) -> Symbol | None:
@@ -328,7 +329,7 @@ def variant_is_the_base(ctx: FileContext) -> Iterator[Finding]:
 
 class _Relation(NamedTuple):
     """What OMP306 and OMP313 compare of a record with the others'."""
-    based: bool                                  # _is_based
+    based: bool                                  # it has a _written_base
     base: FunctionIdentity | None                # its base function's identity
     variant: FunctionIdentity | None             # its single variant's identity
     key: tuple[str, tuple[object, ...], int, str] | None   # the variant, specialization included
@@ -355,10 +356,11 @@ def _relations(ctx: FileContext) -> list[tuple[VariantDirective, _Relation]]:
 
 
 def _relation(rec: VariantDirective, variants: Variants) -> _Relation:
-    if not _is_based(rec) or rec.base is None:
+    base = _written_base(rec)
+    if base is None:
         return _Relation(False, None, None, None, False)
     variant = _single_variant(rec, variants)
-    return _Relation(True, variants.identity(rec.base), variants.identity(variant) if variant is not None else None,
+    return _Relation(True, variants.identity(base), variants.identity(variant) if variant is not None else None,
                      _variant_key(rec, variant, variants) if variant is not None else None,
                      bool(rec.variants) and rec.verdict.ok is not False and rec.name_span is not None
                      and rec.directive.clause("match") is not None)  # without match: OMP301, the set is not known
