@@ -238,7 +238,7 @@ for path in sys.argv[1:]:
         document = Document(file.read(), language)
     if not language.is_fortran:
         document.tree
-    next(analysis_steps(document, Options(), path))
+    context = next(analysis_steps(document, Options(), path))
 """
 
 

@@ -12,7 +12,7 @@ from omp_lsp.analysis import Document, language_for_path
 from omp_lsp.analysis.workspace import analyze_workspace
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
-from check_speed import find_tool, shapes, workspace_file
+from check_speed import FLOOR, find_tool, shapes, workspace_file
 from workspace_check import fortran_workspace_file
 
 LINES = 900   # a few units of each shape (the benches write 10,000 lines)
@@ -37,6 +37,22 @@ def test_every_shape_is_accepted_by_the_compiler_and_omp_lsp_finds_nothing(
     documents = {str(p): Document(p.read_bytes(), language_for_path(str(p))) for p in paths}  # type: ignore[arg-type]
     found = [(path, f.code) for path, result in analyze_workspace(documents).items() for f in result.findings]
     assert found == []
+
+
+@pytest.mark.parametrize("label, files", SHAPES, ids=[label for label, _ in SHAPES])
+def test_the_floor_reads_every_shape_as_the_check_does(label: str, files: dict[str, str], tmp_path: Path) -> None:
+    """The floor check_speed times runs on the analysis as it is now, and reads the directives
+    of every file (a floor that stopped early would time less than every check must do)."""
+    paths = []
+    for name, text in files.items():
+        (tmp_path / name).write_text(text)
+        paths.append(str(tmp_path / name))
+    counting = FLOOR + "    print(len(context.directives))\n"   # (in the loop over the files)
+    done = subprocess.run([sys.executable, "-c", counting, *paths], capture_output=True, text=True, timeout=300,
+                          check=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    # (a Fortran directive's continuation lines, `!$omp&`, are part of it)
+    assert done.stdout.split() == [str(text.count("#pragma omp") + text.count("!$omp ")) for text in files.values()]
 
 
 def test_the_workspace_files_declare_names_of_their_own() -> None:
