@@ -20,6 +20,7 @@ import argparse
 import shutil
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -30,11 +31,33 @@ from workspace_check import fortran_workspace_file
 RSS_GOAL_MB = 150
 
 
+class Workers:
+    """The server's worker processes, sampled until `stop`: how many at once, and their memory."""
+
+    def __init__(self, server: Server) -> None:
+        self.server, self.most, self.peak, self.peak_sum = server, 0, 0.0, 0.0
+        self.done = threading.Event()
+        self.thread = threading.Thread(target=self._sample, daemon=True)
+        self.thread.start()
+
+    def _sample(self) -> None:
+        while not self.done.wait(0.05):
+            rss = self.server.worker_rss_mb()
+            self.most = max(self.most, len(rss))
+            self.peak = max([self.peak, *rss])
+            self.peak_sum = max(self.peak_sum, sum(rss))
+
+    def stop(self) -> None:
+        self.done.set()
+        self.thread.join()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--files", type=int, default=200)
     parser.add_argument("--lines", type=int, default=1000)
     parser.add_argument("--keep", metavar="DIR", help="write the workspace here and keep it")
+    parser.add_argument("-j", "--jobs", type=int, help="the server's index processes (default: every CPU)")
     args = parser.parse_args()
     folder = Path(args.keep) if args.keep else Path(tempfile.mkdtemp(prefix="omp-lsp-index-"))
     folder.mkdir(parents=True, exist_ok=True)
@@ -45,8 +68,9 @@ def main() -> int:
             path.write_text(fortran_workspace_file(k, args.lines))
             paths.append(path)
         lines = sum(p.read_text().count("\n") for p in paths)
-        server = Server(folder, progress=True)
+        server = Server(folder, progress=True, args=("-j", str(args.jobs)) if args.jobs else ())
         start = time.perf_counter()   # (`initialized` was just sent: the index starts)
+        workers = Workers(server)
         rss_start = server.rss_mb()
         opened = paths[len(paths) // 2]
         uri = opened.as_uri()
@@ -54,6 +78,7 @@ def main() -> int:
             "uri": uri, "languageId": "fortran", "version": 1, "text": opened.read_text()}})
         first = server.wait_diagnostics(uri, 1, timeout=600) - start
         server.wait_indexed()
+        workers.stop()
         assert server.first_progress_end is not None
         indexed = server.first_progress_end - start
         server.wait_idle()
@@ -69,6 +94,8 @@ def main() -> int:
               f"({'before' if before else 'NOT before'} the index)")
         print(f"  RSS after initialize {rss_start:.0f} MB, indexed with the file open {rss_indexed:.0f} MB, "
               f"after closing it {rss_closed:.0f} MB")
+        print(f"  worker processes while indexing: {workers.most}, peak RSS {workers.peak:.0f} MB each at most, "
+              f"{workers.peak_sum:.0f} MB together")
         print(f"goal (first diagnostics before the index is complete, <= {RSS_GOAL_MB} MB indexed): "
               f"{'met' if met else 'NOT MET'}")
         return 0 if met else 1

@@ -14,10 +14,11 @@ from pathlib import Path
 
 class Server:
     """A language server process spoken to over stdio with JSON-RPC. `progress`: announce
-    work-done progress, so that the end of the workspace index can be waited for (`wait_indexed`)."""
+    work-done progress, so that the end of the workspace index can be waited for (`wait_indexed`).
+    `args`: more command-line arguments (`-j N`)."""
 
-    def __init__(self, root: Path, progress: bool = False) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio"], stdin=subprocess.PIPE,
+    def __init__(self, root: Path, progress: bool = False, args: tuple[str, ...] = ()) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio", *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
         self.next_id = 0
         self.diagnostics: dict[tuple[str, int], float] = {}   # (uri, version) -> last arrival time
@@ -104,6 +105,24 @@ class Server:
         except OSError:
             pass
         return float("nan")
+
+    def worker_rss_mb(self) -> list[float]:
+        """The RSS of each of the server's worker processes now (its index's)."""
+        found = []
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"{entry.path}/stat") as f:
+                    parent = int(f.read().rsplit(")", 1)[1].split()[1])
+                with open(f"{entry.path}/cmdline", "rb") as f:
+                    if parent != self.proc.pid or b"spawn_main" not in f.read():
+                        continue
+                with open(f"{entry.path}/status") as f:
+                    found.extend(int(line.split()[1]) / 1024 for line in f if line.startswith("VmRSS:"))
+            except (OSError, ValueError, IndexError):
+                continue
+        return found
 
     def cpu_seconds(self) -> float:
         """The server's CPU time so far (user and system): its work, whatever else the machine runs."""

@@ -23,9 +23,11 @@ register_all(server)
 protocol = cast(OmpProtocol, server.protocol)   # (OmpLanguageServer makes it: protocol_cls)
 
 
-def start(tcp: int | None = None, host: str = "127.0.0.1", **_: Any) -> int:
+def start(tcp: int | None = None, host: str = "127.0.0.1", jobs: int = 1, **_: Any) -> int:
     """Serve until `exit` or the end of the connection: 0 after `shutdown`, else 1. A stream the
-    server cannot read on (server/framing.py) ends it with one line on stderr and status 1."""
+    server cannot read on (server/framing.py) ends it with one line on stderr and status 1.
+    `jobs`: the processes that index the workspace."""
+    server.index_jobs = jobs
     logging.basicConfig(level=logging.WARNING, format="omp-lsp: %(levelname)s: %(message)s")
     terminate_on_sigterm()
     try:

@@ -84,7 +84,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--exclude", action="append", default=[], metavar="GLOB",
                    help="skip files and directories matching GLOB (repeatable)")
     p.add_argument("-j", "--jobs", type=int, default=None, metavar="N",
-                   help="analyse the files in N processes (default: the number of CPUs); the output is the same")
+                   help="analyse the files in N processes (default: the number of CPUs); the output is the same. "
+                        "The server: index the workspace in N processes")
     p.add_argument("--max-file-size", type=float, default=DEFAULT_MAX_FILE_MB, metavar="MB",
                    help=f"skip files larger than this (default {DEFAULT_MAX_FILE_MB:g} MB)")
     p.add_argument("--stdio", action="store_true", help="run the language server on stdio (the default)")
@@ -281,11 +282,14 @@ def run_device_map(args: argparse.Namespace) -> int:
 
 
 def run_server(args: argparse.Namespace, own_process: bool = False) -> int:
+    if args.jobs is not None and args.jobs < 1:
+        raise UsageError("-j needs a positive number of processes")
     if own_process:
         from .allocator import start_again_on_c_allocator
         start_again_on_c_allocator()
     from .app import start
-    return start(tcp=args.tcp, host=args.host)
+    from .check_jobs import default_jobs
+    return start(tcp=args.tcp, host=args.host, jobs=args.jobs or default_jobs())
 
 
 # The analysis makes many small linked records (scopes <-> symbols). With the default thresholds

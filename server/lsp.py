@@ -50,8 +50,9 @@ from omp_lsp.server.config import Config, apply
 from omp_lsp.server.escaping import file_uri
 from omp_lsp.server.open_documents import Inflight, OpenDocument
 from omp_lsp.server.protocol import OmpProtocol
+from omp_lsp.server.sources import MAX_ANALYSED_BYTES
 from omp_lsp.server.units import TranslationUnits
-from omp_lsp.server.workspace_index import MAX_ANALYSED_BYTES, OnDisk, WorkspaceIndex
+from omp_lsp.server.workspace_index import OnDisk, WorkspaceIndex
 from pygls.exceptions import FeatureRequestError
 from pygls.lsp.server import LanguageServer
 
@@ -94,6 +95,8 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.results: dict[str, FileAnalysis] = {}      # the same with the cross-file findings added
         self.published: dict[str, list[lsp.Diagnostic]] = {}   # uri -> diagnostics last sent
         self.index_task: asyncio.Task[None] | None = None
+        self.index_jobs = 1                                  # processes that index the workspace (-j)
+        self.index_workers_lost = False                      # one of them ended before the index did
         self.indexed = False                                 # the workspace index is complete
         self.config = Config()
         self.client_settings: dict[str, Any] = {}           # initializationOptions / workspace configuration

@@ -20,6 +20,7 @@ from omp_lsp.analysis.check import (
     read_regular_file,
     require_regular_file,
 )
+from omp_lsp.server.config import DEFAULT_MAX_FILE_MB
 
 _BINARY_PROBE = 8192
 MAX_GITIGNORE_BYTES = 10_000_000
@@ -183,3 +184,15 @@ def read_document(path: str, max_bytes: int) -> tuple[Document | None, str | Non
         return None, "skipped: binary file (contains NUL bytes)"
     source, problem = decode_source(data)
     return Document(source, language), problem
+
+
+MAX_ANALYSED_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)   # larger files are not analysed (as --check skips them)
+
+
+def read_source(path: str) -> tuple[Document | None, str | None]:
+    """A closed file as the workspace index reads it from disk (None: not analysed), and why it
+    could not be read."""
+    try:
+        return read_document(path, MAX_ANALYSED_BYTES)[0], None
+    except OSError as err:
+        return None, err.strerror or str(err)

@@ -7,24 +7,26 @@ import logging
 import os
 import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
 from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.check import Document, analyze, dataclass, summarized
-from omp_lsp.server.config import DEFAULT_MAX_FILE_MB, find_project_file, read_project_file
+from omp_lsp.analysis.check import Document, analyze, dataclass, language_for_path, summarized
+from omp_lsp.server.config import find_project_file, read_project_file
 from omp_lsp.server.escaping import file_path
+from omp_lsp.server.index_jobs import MIN_POOLED_FILES, IndexPool, Made, Plan, same_build
 from omp_lsp.server.progress import begin_progress
 from omp_lsp.server.sources import (
     Excludes,
     Skipped,
     gitignore_patterns,
-    read_document,
+    read_source,
     walk,
 )
 
 if TYPE_CHECKING:
-    from omp_lsp.analysis.check import CompileDatabase, FileAnalysis, Language, Options, Unit
+    from omp_lsp.analysis.check import CompileDatabase, FileAnalysis, Headers, Language, Options, Unit
     from omp_lsp.server.config import Config
     from omp_lsp.server.open_documents import OpenDocument
     from pygls.lsp.server import LanguageServer
@@ -36,7 +38,6 @@ else:
 
 log = logging.getLogger("omp_lsp.server")
 
-MAX_ANALYSED_BYTES = int(DEFAULT_MAX_FILE_MB * 1e6)   # as --check skips them
 MAX_INDEXED_FILES = 20_000       # a workspace folder larger than this is indexed only in part
 INDEX_REPORT_EVERY = 20          # files between progress reports
 SKIPPED_NAMED = 10               # entries the message about unreadable ones names
@@ -94,14 +95,6 @@ def source_files(roots: Sequence[str], excludes: Sequence[str]) -> tuple[list[st
     return paths, skipped
 
 
-def read_source(path: str) -> tuple[Document | None, str | None]:
-    """A closed file as it is on disk (None: not analysed), and why it could not be read."""
-    try:
-        return read_document(path, MAX_ANALYSED_BYTES)[0], None
-    except OSError as err:
-        return None, err.strerror or str(err)
-
-
 @dataclass
 class OnDisk:
     """A file's analysis as indexed from disk, kept while the file is open (the workspace index
@@ -122,7 +115,10 @@ class WorkspaceIndex(_Server):
         open: dict[str, OpenDocument]
         database: CompileDatabase | None
         index_task: asyncio.Task[None] | None
+        index_jobs: int
+        index_workers_lost: bool
         indexed: bool
+        headers: Headers
         project_path: str | None
         project_settings: dict[str, Any]
         project_problems: list[str]
@@ -179,15 +175,27 @@ class WorkspaceIndex(_Server):
                 log.warning("workspace index: more than %d source files; the rest are not indexed", MAX_INDEXED_FILES)
                 paths = paths[:MAX_INDEXED_FILES]
             total = len(paths)
-            for done, path in enumerate(paths, start=1):
-                doc, problem = await off_the_loop(partial(read_source, path))
-                if problem is not None:
-                    skipped.append(Skipped(path, problem))
-                if self.open_at(path) is None:   # opened meanwhile: the editor's text counts
-                    self.index_document(path, doc)
-                if token is not None and (done % INDEX_REPORT_EVERY == 0 or done == total):
-                    self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
-                        message=f"{done}/{total} files", percentage=int(100 * done / total)))
+            self.index_workers_lost = False
+            pool = self.index_pool(total)
+            try:
+                # (a file's plan and analysis are made before the earlier files' results apply:
+                # index_document takes the analysis only if the file would still be built so)
+                plans = [self.plan(path) if pool is not None else None for path in paths]
+                made = [pool.submit(plan) if pool is not None and plan is not None else None for plan in plans]
+                for done, path in enumerate(paths, start=1):
+                    doc, problem, analysis = await self.read_or_receive(path, made[done - 1])
+                    if problem is not None:
+                        skipped.append(Skipped(path, problem))
+                    if self.open_at(path) is None:   # opened meanwhile: the editor's text counts
+                        plan = plans[done - 1]
+                        self.index_document(path, doc, (plan, analysis) if plan is not None and analysis is not None
+                                            else None)
+                    if token is not None and (done % INDEX_REPORT_EVERY == 0 or done == total):
+                        self.work_done_progress.report(token, lsp.WorkDoneProgressReport(
+                            message=f"{done}/{total} files", percentage=int(100 * done / total)))
+            finally:
+                if pool is not None:
+                    pool.close()
         except Exception:   # the server never dies on an indexing problem: what was read counts
             log.exception("workspace index failed")
         finally:
@@ -197,6 +205,46 @@ class WorkspaceIndex(_Server):
         if skipped:
             self.report_skipped(skipped)
         self.update_results()
+
+    def index_pool(self, files: int) -> IndexPool | None:
+        """Worker processes for an index of that many files (None: it is made on this loop)."""
+        if self.index_jobs < 2 or files < MIN_POOLED_FILES:
+            return None
+        try:
+            return IndexPool(min(self.index_jobs, files))
+        except (OSError, ImportError, NotImplementedError) as err:   # (no shared memory for its locks, say)
+            log.warning("workspace index: no worker processes (%s); the server indexes alone", err)
+            return None
+
+    def plan(self, path: str) -> Plan | None:
+        """How a closed file would be analysed now, for a worker (None: it is no source file)."""
+        language = language_for_path(path)
+        if language is None:
+            return None
+        unit, language, options = self.unit_for(path, language)
+        return Plan(path, unit, language, options, dict(self.headers.overlay))
+
+    async def read_or_receive(self, path: str, made: asyncio.Future[Made] | None
+                              ) -> tuple[Document | None, str | None, FileAnalysis | None]:
+        """A closed file's document, why it could not be read, and a worker's analysis of it
+        (None: read here, to be analysed here; also when its worker failed)."""
+        if made is not None:
+            try:
+                found = await made
+            except BrokenProcessPool as err:   # a worker died (killed): the rest is indexed here
+                if not self.index_workers_lost:
+                    self.index_workers_lost = True
+                    log.warning("workspace index: a worker process ended (%s); the server indexes the rest", err)
+            except Exception as err:   # (its analysis failed there: it is made here, as without workers)
+                log.warning("workspace index: %s: analysed in the server (%s: %s)", path, type(err).__name__, err)
+            else:
+                if found.source is None:
+                    return None, found.problem, None
+                language = language_for_path(path)
+                assert language is not None   # (a file without a plan was not sent)
+                return Document(found.source, language), found.problem, found.analysis
+        doc, problem = await off_the_loop(partial(read_source, path))
+        return doc, problem, None
 
     def report_skipped(self, skipped: list[Skipped]) -> None:
         """One log message for everything the index could not read (not one per file)."""
@@ -251,8 +299,10 @@ class WorkspaceIndex(_Server):
             log.warning("workspace index: %s: %s", path, problem)
         self.index_document(path, doc)
 
-    def index_document(self, path: str, doc: Document | None) -> None:
-        """A closed file's text analysed and applied (None: it has none the analysis reads)."""
+    def index_document(self, path: str, doc: Document | None,
+                       made: tuple[Plan, FileAnalysis] | None = None) -> None:
+        """A closed file's text analysed and applied (None: it has none the analysis reads).
+        `made`: a worker's analysis of that text, taken if the file would be built as planned."""
         if doc is None:
             self.set_analysis(path, None)
             return
@@ -266,10 +316,13 @@ class WorkspaceIndex(_Server):
             return
         try:
             unit, language, options = self.unit_for(path, doc.language)
-            if language is not doc.language:
-                doc = Document(doc.source, language)
-            # kept as its summary (its model and tree dropped) while it is closed
-            analysis = summarized(path, analyze(doc, options, path, unit))
+            if made is not None and same_build(made[0], unit, language, options, self.headers.overlay):
+                analysis = made[1]
+            else:
+                if language is not doc.language:
+                    doc = Document(doc.source, language)
+                # kept as its summary (its model and tree dropped) while it is closed
+                analysis = summarized(path, analyze(doc, options, path, unit))
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", path)
             return

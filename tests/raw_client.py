@@ -26,10 +26,10 @@ def frame(payload: Any) -> bytes:
 class RawServer:
     """`omp-lsp --stdio` as a subprocess, written to byte by byte. Its answers are read strictly
     (CRLF headers, an exact Content-Length, a JSON object) as they come; stderr is kept.
-    `env`: the server's environment (default: this process's)."""
+    `env`: the server's environment (default: this process's); `args`: more command-line arguments."""
 
-    def __init__(self, env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio"], stdin=subprocess.PIPE,
+    def __init__(self, env: dict[str, str] | None = None, args: tuple[str, ...] = ()) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "omp_lsp", "--stdio", *args], stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
         self.messages: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self.seen: list[dict[str, Any]] = []

@@ -155,6 +155,7 @@ def test_openmp_version_option(tree: Path) -> None:
     (["--check"], "needs at least one file"),
     (["--check", "--format", "xml", "x.c"], "invalid choice"),
     (["--bogus"], "unrecognized arguments"),
+    (["--stdio", "-j", "0"], "-j needs a positive number of processes"),   # (the server's index)
 ])
 def test_usage_errors_exit_2_with_one_line(args: list[str], message: str) -> None:
     r = run(*args)
