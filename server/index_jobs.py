@@ -65,6 +65,13 @@ def same_build(plan: Plan, unit: Unit, language: Language, options: Options, ove
         and all(overlay[path] is text for path, text in plan.overlay.items())
 
 
+def index_analysis(path: str, doc: Document, unit: Unit, language: Language, options: Options) -> FileAnalysis:
+    """A closed file's analysis as the index keeps it: its summary (its model and tree dropped)."""
+    if language is not doc.language:
+        doc = Document(doc.source, language)
+    return summarized(path, analyze(doc, options, path, unit))
+
+
 class IndexPool:
     """Worker processes for one index: `submit` a plan, await its `Made` in the order wanted."""
 
@@ -87,6 +94,12 @@ class IndexPool:
             log.warning("workspace index: no worker processes (%s); the server indexes alone", err)
             return None
         return asyncio.wrap_future(future)
+
+    def lost(self, err: BaseException) -> None:
+        """A worker died (killed, say): the pool takes no more work; said once."""
+        if not self.broken:
+            self.broken = True
+            log.warning("workspace index: a worker process ended (%s); the server indexes the rest", err)
 
     def close(self) -> None:
         """End the workers (the analyses not yet started are dropped)."""
@@ -127,7 +140,5 @@ def _analyse(plan: Plan) -> Made:
     doc, problem = read_source(plan.path)
     if doc is None:
         return Made(None, problem, None)
-    if plan.language is not doc.language:
-        doc = Document(doc.source, plan.language)
     unit = replace(plan.unit, headers=_worker_headers(plan.overlay))
-    return Made(doc.source, problem, summarized(plan.path, analyze(doc, plan.options, plan.path, unit)))
+    return Made(doc.source, problem, index_analysis(plan.path, doc, unit, plan.language, plan.options))

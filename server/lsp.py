@@ -96,7 +96,6 @@ class OmpLanguageServer(WorkspaceIndex, TranslationUnits, LanguageServer):
         self.published: dict[str, list[lsp.Diagnostic]] = {}   # uri -> diagnostics last sent
         self.index_task: asyncio.Task[None] | None = None
         self.index_jobs = 1                                  # processes that index the workspace (-j)
-        self.index_workers_lost = False                      # one of them ended before the index did
         self.indexed = False                                 # the workspace index is complete
         self.config = Config()
         self.client_settings: dict[str, Any] = {}           # initializationOptions / workspace configuration

@@ -12,10 +12,10 @@ from functools import partial
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from lsprotocol import types as lsp
-from omp_lsp.analysis.check import Document, analyze, dataclass, language_for_path, summarized
+from omp_lsp.analysis.check import Document, dataclass, language_for_path
 from omp_lsp.server.config import find_project_file, read_project_file
 from omp_lsp.server.escaping import file_path
-from omp_lsp.server.index_jobs import MIN_POOLED_FILES, IndexPool, Made, Plan, same_build
+from omp_lsp.server.index_jobs import MIN_POOLED_FILES, IndexPool, Made, Plan, index_analysis, same_build
 from omp_lsp.server.progress import begin_progress
 from omp_lsp.server.sources import (
     Excludes,
@@ -116,7 +116,6 @@ class WorkspaceIndex(_Server):
         database: CompileDatabase | None
         index_task: asyncio.Task[None] | None
         index_jobs: int
-        index_workers_lost: bool
         indexed: bool
         headers: Headers
         project_path: str | None
@@ -175,7 +174,6 @@ class WorkspaceIndex(_Server):
                 log.warning("workspace index: more than %d source files; the rest are not indexed", MAX_INDEXED_FILES)
                 paths = paths[:MAX_INDEXED_FILES]
             total = len(paths)
-            self.index_workers_lost = False
             pool = self.index_pool(total)
             try:
                 # (a file's plan and analysis are made before the earlier files' results apply:
@@ -183,7 +181,7 @@ class WorkspaceIndex(_Server):
                 plans = [self.plan(path) if pool is not None else None for path in paths]
                 made = [pool.submit(plan) if pool is not None and plan is not None else None for plan in plans]
                 for done, path in enumerate(paths, start=1):
-                    doc, problem, analysis = await self.read_or_receive(path, made[done - 1])
+                    doc, problem, analysis = await self.read_or_receive(path, pool, made[done - 1])
                     if problem is not None:
                         skipped.append(Skipped(path, problem))
                     if self.open_at(path) is None:   # opened meanwhile: the editor's text counts
@@ -224,17 +222,15 @@ class WorkspaceIndex(_Server):
         unit, language, options = self.unit_for(path, language)
         return Plan(path, unit, language, options, dict(self.headers.overlay))
 
-    async def read_or_receive(self, path: str, made: asyncio.Future[Made] | None
+    async def read_or_receive(self, path: str, pool: IndexPool | None, made: asyncio.Future[Made] | None
                               ) -> tuple[Document | None, str | None, FileAnalysis | None]:
         """A closed file's document, why it could not be read, and a worker's analysis of it
         (None: read here, to be analysed here; also when its worker failed)."""
-        if made is not None:
+        if pool is not None and made is not None:
             try:
                 found = await made
             except BrokenProcessPool as err:   # a worker died (killed): the rest is indexed here
-                if not self.index_workers_lost:
-                    self.index_workers_lost = True
-                    log.warning("workspace index: a worker process ended (%s); the server indexes the rest", err)
+                pool.lost(err)
             except Exception as err:   # (its analysis failed there: it is made here, as without workers)
                 log.warning("workspace index: %s: analysed in the server (%s: %s)", path, type(err).__name__, err)
             else:
@@ -318,11 +314,8 @@ class WorkspaceIndex(_Server):
             unit, language, options = self.unit_for(path, doc.language)
             if made is not None and same_build(made[0], unit, language, options, self.headers.overlay):
                 analysis = made[1]
-            else:
-                if language is not doc.language:
-                    doc = Document(doc.source, language)
-                # kept as its summary (its model and tree dropped) while it is closed
-                analysis = summarized(path, analyze(doc, options, path, unit))
+            else:   # (kept as its summary while it is closed)
+                analysis = index_analysis(path, doc, unit, language, options)
         except Exception:  # the server never dies on an analysis bug
             log.exception("analysis failed for %s", path)
             return
